@@ -1,0 +1,241 @@
+"""Parameter domains: intervals with open/closed ends and integrality.
+
+A domain can be
+
+* **checked**: ``Interval.open(0, 1).contains(sp.Rational(1, 2))``;
+* **reparametrized** for symbolic sign arguments: ``delta in (0, 1)`` becomes
+  ``delta = 1/(1 + u)`` with ``u`` a positive symbol, so sympy's assumption
+  system knows ``log(1/delta) > 0``;
+* **sampled** (hypothesis strategies, for property checks) and **boxed** (for
+  interval arithmetic).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+
+from cdpsym.errors import InvalidParameter
+
+__all__ = ["Interval", "positive", "nonnegative", "real", "open_unit", "greater_than", "naturals", "at_least"]
+
+
+def as_expr(value: object) -> sp.Expr:
+    """Convert a Python number or sympy expression to a sympy expression.
+
+    Strings are refused on purpose: user text is parsed by the claim grammar,
+    never by sympy.
+    """
+    if isinstance(value, sp.Basic):
+        return value  # type: ignore[return-value]
+    if isinstance(value, bool):
+        raise InvalidParameter(f"expected a number, got the boolean {value!r}")
+    if isinstance(value, int):
+        return sp.Integer(value)
+    if isinstance(value, Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise InvalidParameter(f"expected a finite number, got {value!r}")
+        return sp.Float(value, 17)
+    raise InvalidParameter(f"expected a number or a sympy expression, got {type(value).__name__} {value!r}")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A real interval ``lo .. hi`` with open/closed ends, optionally integral.
+
+    ``sample_lo``/``sample_hi`` bound where property checks draw values (an
+    unbounded domain still needs a finite sampling range); ``log_scale`` draws
+    the value's logarithm uniformly (right for δ, which spans 1e-300 … 1).
+    """
+
+    lo: sp.Expr = sp.S.NegativeInfinity
+    hi: sp.Expr = sp.S.Infinity
+    left_open: bool = True
+    right_open: bool = True
+    integer: bool = False
+    sample_lo: float | None = None
+    sample_hi: float | None = None
+    log_scale: bool = False
+
+    # -- construction helpers -------------------------------------------------
+    @classmethod
+    def open(cls, lo: object, hi: object, **kw: object) -> "Interval":
+        return cls(as_expr(lo), as_expr(hi), True, True, **kw)  # type: ignore[arg-type]
+
+    @classmethod
+    def closed(cls, lo: object, hi: object, **kw: object) -> "Interval":
+        return cls(as_expr(lo), as_expr(hi), False, False, **kw)  # type: ignore[arg-type]
+
+    def with_sampling(self, lo: float, hi: float, log_scale: bool | None = None) -> "Interval":
+        return Interval(self.lo, self.hi, self.left_open, self.right_open, self.integer, lo, hi,
+                        self.log_scale if log_scale is None else log_scale)
+
+    # -- membership -------------------------------------------------------------
+    def contains(self, value: object) -> bool | None:
+        """True/False when decidable, None when sympy cannot decide (symbolic value)."""
+        v = as_expr(value)
+        if self.integer and v.is_integer is False:
+            return False
+        checks = []
+        if self.lo is not sp.S.NegativeInfinity:
+            checks.append(sp.StrictGreaterThan(v, self.lo) if self.left_open else sp.GreaterThan(v, self.lo))
+        if self.hi is not sp.S.Infinity:
+            checks.append(sp.StrictLessThan(v, self.hi) if self.right_open else sp.LessThan(v, self.hi))
+        verdicts = []
+        for c in checks:
+            if c is sp.true or c is sp.false:
+                verdicts.append(bool(c))
+            else:
+                verdicts.append(_decide_sign_relation(c))
+        if False in verdicts:
+            return False
+        if None in verdicts:
+            return None
+        if self.integer and v.is_integer is None:
+            return None
+        return True
+
+    def require(self, name: str, value: object) -> sp.Expr:
+        """Return ``value`` as an expression, raising InvalidParameter if it is definitely outside."""
+        v = as_expr(value)
+        if self.contains(v) is False:
+            raise InvalidParameter(f"{name} must be in {self.describe()}, got {name}={value}")
+        return v
+
+    def describe(self) -> str:
+        left = "(" if self.left_open else "["
+        right = ")" if self.right_open else "]"
+        body = f"{left}{_plain(self.lo)}, {_plain(self.hi)}{right}"
+        return f"integers in {body}" if self.integer else body
+
+    def latex(self, symbol: sp.Symbol, name: str) -> str:
+        """``\\delta\\in(0,1)``, ``k\\in\\mathbb{N}_{\\ge 1}`` …"""
+        if self.integer:
+            if self.hi is sp.S.Infinity:
+                lo = self.lo + (1 if self.left_open else 0)
+                return rf"{name}\in\mathbb{{N}},\ {name}\ge {sp.latex(lo)}"
+        left = "(" if self.left_open else "["
+        right = ")" if self.right_open else "]"
+        lo = r"-\infty" if self.lo is sp.S.NegativeInfinity else sp.latex(self.lo)
+        hi = r"\infty" if self.hi is sp.S.Infinity else sp.latex(self.hi)
+        return rf"{name}\in{left}{lo},{hi}{right}"
+
+    # -- reparametrization for sign arguments ------------------------------------
+    def reparametrize(self, symbol: sp.Symbol) -> sp.Expr:
+        """An expression in a fresh dummy ``u`` that ranges exactly over (a subset of) the domain.
+
+        The image is always contained in the domain, so a sign proved for every
+        ``u`` holds on the image; it covers the whole domain except possibly a
+        closed endpoint, which the callers check separately by substitution.
+        """
+        lo, hi = self.lo, self.hi
+        if self.integer:
+            if lo is sp.S.NegativeInfinity or hi is not sp.S.Infinity:
+                return sp.Dummy(symbol.name, integer=True)
+            n = sp.Dummy(symbol.name + "_n", integer=True, nonnegative=True)
+            start = sp.floor(lo) + 1 if (self.left_open or not lo.is_integer) else lo
+            return start + n
+        if lo is sp.S.NegativeInfinity and hi is sp.S.Infinity:
+            return sp.Dummy(symbol.name, real=True)
+        if hi is sp.S.Infinity:
+            u = sp.Dummy(symbol.name + "_u", positive=True) if self.left_open else sp.Dummy(symbol.name + "_u", nonnegative=True)
+            return lo + u
+        if lo is sp.S.NegativeInfinity:
+            u = sp.Dummy(symbol.name + "_u", positive=True) if self.right_open else sp.Dummy(symbol.name + "_u", nonnegative=True)
+            return hi - u
+        # finite interval: lo + (hi - lo)/(1 + u) covers (lo, hi] for u >= 0, (lo, hi) for u > 0
+        u = sp.Dummy(symbol.name + "_u", positive=True) if self.right_open else sp.Dummy(symbol.name + "_u", nonnegative=True)
+        return lo + (hi - lo) / (1 + u)
+
+    def covers_left_endpoint_by_reparam(self) -> bool:
+        return self.left_open or self.lo is sp.S.NegativeInfinity or self.hi is sp.S.Infinity and not self.integer
+
+    # -- sampling and boxes ---------------------------------------------------------
+    def sampling_range(self) -> tuple[float, float]:
+        lo = self.sample_lo if self.sample_lo is not None else (
+            float(self.lo) if self.lo.is_finite else -10.0)
+        hi = self.sample_hi if self.sample_hi is not None else (
+            float(self.hi) if self.hi.is_finite else lo + 10.0 if lo > -10 else 10.0)
+        return lo, hi
+
+    def strategy(self):  # -> hypothesis SearchStrategy[sympy.Expr]
+        """A hypothesis strategy of exact sympy values inside the domain."""
+        from hypothesis import strategies as st
+
+        lo, hi = self.sampling_range()
+        if self.integer:
+            ilo = int(sp.ceiling(lo))
+            if self.left_open and ilo == lo:
+                ilo += 1
+            return st.integers(min_value=ilo, max_value=int(hi)).map(sp.Integer)
+        if self.log_scale:
+            import math
+
+            llo, lhi = math.log10(lo), math.log10(hi)
+            base = st.floats(min_value=llo, max_value=lhi, allow_nan=False)
+            values = base.map(lambda e: 10.0 ** e)
+        else:
+            values = st.floats(min_value=lo, max_value=hi, allow_nan=False, allow_infinity=False)
+        return values.map(lambda f: sp.Rational(f)).filter(lambda v: self.contains(v) is True)
+
+    def box(self) -> tuple[sp.Expr, sp.Expr]:
+        """Finite endpoints for interval arithmetic: the domain clipped to its sampling range."""
+        lo, hi = self.sampling_range()
+        return sp.Rational(lo), sp.Rational(hi)
+
+
+def _plain(e: sp.Expr) -> str:
+    if e is sp.S.Infinity:
+        return "oo"
+    if e is sp.S.NegativeInfinity:
+        return "-oo"
+    return str(e)
+
+
+def _decide_sign_relation(rel: sp.Basic) -> bool | None:
+    diff = rel.lhs - rel.rhs  # type: ignore[attr-defined]
+    if isinstance(rel, sp.StrictGreaterThan):
+        return _truth(diff.is_positive)
+    if isinstance(rel, sp.GreaterThan):
+        return _truth(diff.is_nonnegative)
+    if isinstance(rel, sp.StrictLessThan):
+        return _truth(diff.is_negative)
+    if isinstance(rel, sp.LessThan):
+        return _truth(diff.is_nonpositive)
+    return None
+
+
+def _truth(v: bool | None) -> bool | None:
+    return None if v is None else bool(v)
+
+
+def positive(**kw: object) -> Interval:
+    return Interval(sp.S.Zero, sp.S.Infinity, True, True, **kw)  # type: ignore[arg-type]
+
+
+def nonnegative(**kw: object) -> Interval:
+    return Interval(sp.S.Zero, sp.S.Infinity, False, True, **kw)  # type: ignore[arg-type]
+
+
+def real(**kw: object) -> Interval:
+    return Interval(**kw)  # type: ignore[arg-type]
+
+
+def open_unit(**kw: object) -> Interval:
+    return Interval(sp.S.Zero, sp.S.One, True, True, **kw)  # type: ignore[arg-type]
+
+
+def greater_than(lo: object, **kw: object) -> Interval:
+    return Interval(as_expr(lo), sp.S.Infinity, True, True, **kw)  # type: ignore[arg-type]
+
+
+def at_least(lo: object, **kw: object) -> Interval:
+    return Interval(as_expr(lo), sp.S.Infinity, False, True, **kw)  # type: ignore[arg-type]
+
+
+def naturals(start: int = 1, **kw: object) -> Interval:
+    return Interval(sp.Integer(start), sp.S.Infinity, False, True, True, **kw)  # type: ignore[arg-type]

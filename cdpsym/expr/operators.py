@@ -1,0 +1,144 @@
+"""Opaque operators: expectation, probability, divergences, distributions.
+
+They are sympy ``Function`` subclasses that never evaluate, so a proof step
+can only change them through a justification the kernel checks (a
+definition, a cited lemma).  Each prints itself in LaTeX the way a paper
+writes it.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+__all__ = ["Expect", "Prob", "Renyi", "KL", "HockeyStick", "Normal", "PrivacyLoss", "Indicator",
+           "normal_density", "P", "Q", "OPAQUE"]
+
+
+class _Opaque(sp.Function):
+    """An operator sympy must not evaluate or see inside."""
+
+    @classmethod
+    def eval(cls, *args):  # noqa: D401 - sympy hook
+        return None
+
+
+class Expect(_Opaque):
+    r"""``Expect(f)`` is :math:`\mathbb E[f]`, the expectation over the random symbols in ``f``."""
+
+    nargs = 1
+
+    def _latex(self, printer):
+        return r"\mathbb{E}\left[%s\right]" % printer._print(self.args[0])
+
+    def _eval_is_positive(self):
+        return True if self.args[0].is_positive else None
+
+    def _eval_is_nonnegative(self):
+        return True if self.args[0].is_nonnegative else None
+
+    def _eval_is_real(self):
+        return True if self.args[0].is_real else None
+
+
+class Prob(_Opaque):
+    r"""``Prob(event)`` is :math:`\Pr[\text{event}]`; the event is a sympy relation."""
+
+    nargs = 1
+
+    def _latex(self, printer):
+        return r"\Pr\left[%s\right]" % printer._print(self.args[0])
+
+    def _eval_is_nonnegative(self):
+        return True
+
+    def _eval_is_real(self):
+        return True
+
+
+class Indicator(_Opaque):
+    r"""``Indicator(event)`` is :math:`\mathbf 1[\text{event}]`."""
+
+    nargs = 1
+
+    def _latex(self, printer):
+        return r"\mathbf{1}\left[%s\right]" % printer._print(self.args[0])
+
+    def _eval_is_nonnegative(self):
+        return True
+
+
+class Renyi(_Opaque):
+    r"""``Renyi(alpha, P, Q)`` is :math:`D_\alpha(P\,\|\,Q)` (R-A4)."""
+
+    nargs = 3
+
+    def _latex(self, printer):
+        a, p, q = self.args
+        return r"D_{%s}\left(%s\,\middle\|\,%s\right)" % (printer._print(a), printer._print(p), printer._print(q))
+
+    def _eval_is_real(self):
+        return True
+
+
+class KL(_Opaque):
+    r"""``KL(P, Q)`` is :math:`D_{\mathrm{KL}}(P\,\|\,Q)` (R-A2)."""
+
+    nargs = 2
+
+    def _latex(self, printer):
+        p, q = self.args
+        return r"D_{\mathrm{KL}}\left(%s\,\middle\|\,%s\right)" % (printer._print(p), printer._print(q))
+
+    def _eval_is_real(self):
+        return True
+
+
+class HockeyStick(_Opaque):
+    r"""``HockeyStick(eps, P, Q)`` is :math:`\delta_{P\|Q}(\varepsilon)=\sup_S P(S)-e^\varepsilon Q(S)` (R-A6)."""
+
+    nargs = 3
+
+    def _latex(self, printer):
+        e, p, q = self.args
+        return r"\delta_{%s\|%s}\left(%s\right)" % (printer._print(p), printer._print(q), printer._print(e))
+
+    def _eval_is_nonnegative(self):
+        return True
+
+    def _eval_is_real(self):
+        return True
+
+
+class Normal(_Opaque):
+    r"""``Normal(m, s)`` is the distribution :math:`\mathcal N(m, s^2)` (an argument of divergences)."""
+
+    nargs = 2
+
+    def _latex(self, printer):
+        m, s = self.args
+        return r"\mathcal{N}\left(%s, %s^{2}\right)" % (printer._print(m), printer._print(s))
+
+
+class PrivacyLoss(_Opaque):
+    r"""``PrivacyLoss(P, Q)`` names the privacy-loss random variable :math:`L_{P\|Q}` (R-A1)."""
+
+    nargs = 2
+
+    def _latex(self, printer):
+        p, q = self.args
+        return r"L_{%s\|%s}" % (printer._print(p), printer._print(q))
+
+    def _eval_is_real(self):
+        return True
+
+
+def normal_density(y: sp.Expr, m: sp.Expr, s: sp.Expr) -> sp.Expr:
+    """The density of N(m, s²) at y, as an explicit sympy expression."""
+    return sp.exp(-(y - m) ** 2 / (2 * s ** 2)) / sp.sqrt(2 * sp.pi * s ** 2)
+
+
+# The two output distributions of a mechanism on a neighbouring pair (R-0.2).
+P = sp.Symbol("P")
+Q = sp.Symbol("Q")
+
+OPAQUE = (Expect, Prob, Indicator, Renyi, KL, HockeyStick, Normal, PrivacyLoss)

@@ -1,0 +1,88 @@
+"""Canonical symbols with their sympy assumptions.
+
+Every layer of cdpsym uses these objects, so that ``eps`` in a mechanism, a
+theorem and a claim is the same sympy symbol.  The assumptions are the ones
+sympy can carry (positive, real, integer); finer domains such as
+``alpha > 1`` or ``0 < delta < 1`` live in :mod:`cdpsym.expr.domains`.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+__all__ = [
+    "eps", "eps0", "eps_p", "delta", "delta0", "delta_p", "rho", "xi", "sigma",
+    "sensitivity", "alpha", "k", "i", "mu", "nu", "tau", "omega", "lam", "t", "s",
+    "a", "b", "r", "p", "q", "u", "x", "y", "z", "L", "X", "Y", "m",
+    "LATEX_NAMES", "symbol_by_name",
+]
+
+eps = sp.Symbol("eps", positive=True)
+eps0 = sp.Symbol("eps0", positive=True)
+eps_p = sp.Symbol("eps_p", positive=True)
+delta = sp.Symbol("delta", positive=True)
+delta0 = sp.Symbol("delta0", nonnegative=True)
+delta_p = sp.Symbol("delta_p", positive=True)
+rho = sp.Symbol("rho", positive=True)
+xi = sp.Symbol("xi", nonnegative=True)
+sigma = sp.Symbol("sigma", positive=True)
+sensitivity = sp.Symbol("Delta", positive=True)
+alpha = sp.Symbol("alpha", positive=True)
+k = sp.Symbol("k", positive=True, integer=True)
+i = sp.Symbol("i", nonnegative=True, integer=True)
+mu = sp.Symbol("mu", real=True)
+nu = sp.Symbol("nu", real=True)
+tau = sp.Symbol("tau", positive=True)
+omega = sp.Symbol("omega", positive=True)
+lam = sp.Symbol("lam", real=True)
+t = sp.Symbol("t", positive=True)
+s = sp.Symbol("s", positive=True)
+a = sp.Symbol("a", real=True)
+b = sp.Symbol("b", real=True)
+r = sp.Symbol("r", nonnegative=True)
+p = sp.Symbol("p", positive=True)
+q = sp.Symbol("q", positive=True)
+u = sp.Symbol("u", real=True)
+m = sp.Symbol("m", real=True)
+x = sp.Symbol("x", real=True)
+y = sp.Symbol("y", real=True)
+z = sp.Symbol("z", real=True)
+# Random variables are plain real symbols; they only ever appear inside the
+# opaque operators of :mod:`cdpsym.expr.operators` (E[.], Pr[.]).
+L = sp.Symbol("L", real=True)
+X = sp.Symbol("X", real=True)
+Y = sp.Symbol("Y", real=True)
+
+LATEX_NAMES: dict[sp.Symbol, str] = {
+    eps: r"\varepsilon",
+    eps0: r"\varepsilon_0",
+    eps_p: r"\varepsilon'",
+    delta: r"\delta",
+    delta0: r"\delta_0",
+    delta_p: r"\delta'",
+    rho: r"\rho",
+    xi: r"\xi",
+    sigma: r"\sigma",
+    sensitivity: r"\Delta",
+    alpha: r"\alpha",
+    lam: r"\lambda",
+    mu: r"\mu",
+    nu: r"\nu",
+    tau: r"\tau",
+    omega: r"\omega",
+}
+
+_BY_NAME = {str(sym): sym for sym in (
+    eps, eps0, eps_p, delta, delta0, delta_p, rho, xi, sigma, sensitivity, alpha, k, i,
+    mu, nu, tau, omega, lam, t, s, a, b, r, p, q, u, m, x, y, z, L, X, Y)}
+_BY_NAME["sensitivity"] = sensitivity
+
+
+def symbol_by_name(name: str) -> sp.Symbol:
+    """The canonical symbol called *name* (``"eps"``, ``"sensitivity"`` …)."""
+    from cdpsym.errors import UnknownName
+
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise UnknownName(f"unknown symbol {name!r}; known: {', '.join(sorted(_BY_NAME))}") from None

@@ -1,0 +1,311 @@
+"""Theorems: hypotheses, statement parts with proof chains, checks, citation.
+
+A :class:`Theorem` is data.  Each of its :class:`Part` s is a fact
+``for all variables: lhs op rhs`` with a proof :class:`Chain`; the theorem's
+:class:`Hypothesis` facts are in scope while the chains are checked, and are
+*obligations* when another theorem cites a part (``by(part, given=…)``, or
+matched automatically against the citing theorem's own hypotheses).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Mapping, Sequence
+
+import sympy as sp
+
+from cdpsym.errors import ProofError
+from cdpsym.expr.domains import Interval, as_expr
+from cdpsym.proof.algebra import Context, Decision, equivalent
+from cdpsym.proof.kernel import (By, Chain, Fact, Hypothesis, Justification, Rel, StepResult, _status_of,
+                                 implies_op, weakest)
+
+__all__ = ["Theorem", "Part", "PartResult", "SymbolicResult", "symbolic_check"]
+
+# A ground truth computes, independently of the statement, the value of a
+# part's left side at concrete parameters: a list of (witness, value).
+GroundTruth = Callable[[Mapping[sp.Symbol, Any], int], Sequence[tuple[str, Any]]]
+
+
+@dataclass(frozen=True, eq=False)
+class Part(Fact):
+    """One conclusion of a theorem, with its proof."""
+
+    proof: Chain | None = None
+    ground_truth: GroundTruth | None = None
+    theorem: "Theorem | None" = None
+
+    kind = "theorem"
+
+    def symbolic_status(self, stack: tuple[str, ...] = ()) -> tuple[str, tuple[str, ...]]:
+        if self.theorem is None:
+            raise ProofError(f"part {self.name} is not attached to a theorem")
+        partial = _IN_PROGRESS.get(id(self.theorem))
+        if partial is not None:  # a part citing an earlier part of its own theorem
+            done = partial.get(self.name)
+            if done is None:
+                return "failed", ()  # a later (or the same) part: circular
+            return done.status, ()
+        res = symbolic_check(self.theorem, stack)
+        return res.status, res.axioms
+
+
+@dataclass(frozen=True)
+class PartResult:
+    name: str
+    status: str
+    steps: tuple[StepResult, ...]
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class SymbolicResult:
+    status: str
+    parts: tuple[PartResult, ...]
+    axioms: tuple[str, ...]  # the trusted base this proof rests on (transitively)
+    cited: tuple[str, ...]  # theorems cited (transitively)
+
+    @property
+    def steps_checked(self) -> int:
+        return sum(len(p.steps) for p in self.parts)
+
+
+@dataclass(frozen=True, eq=False)
+class Theorem:
+    """A library result: hypotheses, statement parts with proofs, citation, checks.
+
+    ``reference`` is the REFERENCE.md item (``"R-C4"``); ``source`` the
+    original paper with theorem number; ``notion`` the statement in the
+    claim language (``"zCDP(rho) implies DP(rho + 2*sqrt(rho*log(1/delta)), delta)"``).
+    """
+
+    name: str
+    reference: str
+    source: str
+    title: str
+    variables: Mapping[sp.Symbol, Interval]
+    parts: tuple[Part, ...]
+    hypotheses: tuple[Hypothesis, ...] = ()
+    conditions: tuple[Rel, ...] = ()
+    notion: str = ""
+    numeric_points: tuple[Mapping[str, Any], ...] = ()
+    property_examples: int = 60
+    notes: str = ""
+    tight: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.parts:
+            raise ProofError(f"theorem {self.name} has no parts")
+        attached = []
+        for part in self.parts:
+            merged = dict(self.variables)
+            merged.update(part.variables)
+            full_name = part.name if part.name.startswith(self.name) else (
+                self.name if len(self.parts) == 1 and part.name in ("", "main") else f"{self.name}.{part.name}")
+            attached.append(replace(part, name=full_name, variables=merged,
+                                    conditions=tuple(self.conditions) + tuple(part.conditions),
+                                    citation=self.source, title=part.title or self.title, theorem=self))
+        object.__setattr__(self, "parts", tuple(attached))
+
+    # -- access ---------------------------------------------------------------------------------
+    def part(self, name: str) -> Part:
+        for p in self.parts:
+            if p.name in (name, f"{self.name}.{name}"):
+                return p
+        raise ProofError(f"{self.name} has no part {name!r}; parts: {[p.name for p in self.parts]}")
+
+    @property
+    def main(self) -> Part:
+        if len(self.parts) != 1:
+            raise ProofError(f"{self.name} has {len(self.parts)} parts; cite one with .part(name)")
+        return self.parts[0]
+
+    def context(self) -> Context:
+        return Context(dict(self.variables), tuple(self.hypotheses))
+
+    def with_changes(self, **changes: Any) -> "Theorem":
+        """A copy with fields replaced (parts are re-attached): used to build mutants in tests."""
+        parts = changes.pop("parts", None)
+        if parts is None:
+            parts = tuple(replace(p, name=p.name.split(".", 1)[1] if "." in p.name else "main",
+                                  variables={k: v for k, v in p.variables.items() if k not in self.variables},
+                                  conditions=(), theorem=None) for p in self.parts)
+        return replace(self, parts=parts, **changes)
+
+    # -- verification ----------------------------------------------------------------------------
+    def verify(self, *, dps: int = 50, property_examples: int | None = None, derandomize: bool = True):
+        """Run the three checks; returns a :class:`cdpsym.verify.report.Report`."""
+        from cdpsym.verify.runner import verify_theorem
+
+        return verify_theorem(self, dps=dps, property_examples=property_examples, derandomize=derandomize)
+
+    def latex(self, standalone: bool = False) -> str:
+        from cdpsym.render.latex import theorem_latex
+
+        return theorem_latex(self, standalone=standalone)
+
+    def _repr_latex_(self) -> str:
+        from cdpsym.render.latex import statement_latex
+
+        return "$\\displaystyle " + statement_latex(self) + "$"
+
+    def __repr__(self) -> str:
+        return f"<Theorem {self.name} ({self.reference}): {self.title}>"
+
+
+# -- the symbolic checker ----------------------------------------------------------------------------
+
+_CACHE: dict[int, SymbolicResult] = {}
+_IN_PROGRESS: dict[int, dict[str, PartResult]] = {}
+
+
+def symbolic_check(theorem: Theorem, stack: tuple[str, ...] = ()) -> SymbolicResult:
+    """Check every part's chain; the result is cached per theorem object."""
+    key = id(theorem)
+    if key in _CACHE:
+        return _CACHE[key]
+    if theorem.name in stack:
+        return SymbolicResult("failed", (), (), ())  # circular citation: never a proof
+    stack = stack + (theorem.name,)
+    ctx = theorem.context()
+    part_results = []
+    axioms: set[str] = set()
+    cited: set[str] = set()
+    _IN_PROGRESS[key] = {}
+    try:
+        for part in theorem.parts:
+            pctx = ctx.extended(part.variables)
+            pres = _check_part(part, pctx, stack, axioms, cited)
+            part_results.append(pres)
+            _IN_PROGRESS[key][part.name] = pres
+    finally:
+        del _IN_PROGRESS[key]
+    status = weakest(p.status for p in part_results)
+    result = SymbolicResult(status, tuple(part_results), tuple(sorted(axioms)), tuple(sorted(cited)))
+    _CACHE[key] = result
+    return result
+
+
+def _check_part(part: Part, ctx: Context, stack: tuple[str, ...], axioms: set, cited: set) -> PartResult:
+    chain = part.proof
+    if chain is None:
+        return PartResult(part.name, "failed", (), "no proof")
+    rel = part.relation
+    leaks = [v for v in chain.variables if chain.end.has(v) or rel.rhs.has(v)]
+    notes = []
+    start = equivalent(chain.start, rel.lhs, ctx)
+    end = equivalent(chain.end, rel.rhs, ctx.extended(chain.variables))
+    statuses = [_status_of(start), _status_of(end)]
+    if start.ok is not True:
+        notes.append(f"chain starts with {chain.start}, the statement with {rel.lhs}: {start.detail}")
+    if end.ok is not True:
+        notes.append(f"chain ends with {chain.end}, the statement with {rel.rhs}: {end.detail}")
+    if not implies_op(chain.op, rel.op):
+        statuses.append("failed")
+        notes.append(f"the chain proves '{chain.op}', the statement says '{rel.op}'")
+    if leaks:
+        statuses.append("failed")
+        notes.append(f"chain variable(s) {leaks} left free at the end")
+    steps = []
+    for res in _check_chain(chain, ctx, stack):
+        steps.append(res)
+        axioms.update(res.axioms)
+    for step in chain.steps:
+        if (isinstance(step.why, By) and isinstance(step.why.fact, Part) and step.why.fact.theorem is not None
+                and id(step.why.fact.theorem) not in _IN_PROGRESS):
+            sub = symbolic_check(step.why.fact.theorem, stack)
+            axioms.update(sub.axioms)
+            cited.update(sub.cited)
+            cited.add(step.why.fact.theorem.name)
+    statuses += [s.status for s in steps]
+    return PartResult(part.name, weakest(statuses), tuple(steps), "; ".join(notes))
+
+
+def _check_chain(chain: Chain, ctx: Context, stack: tuple[str, ...]) -> list[StepResult]:
+    results = []
+    ctx = ctx.extended(chain.variables)
+    lhs = chain.start
+    for step in chain.steps:
+        why = step.why
+        try:
+            if isinstance(why, By) and isinstance(why.fact, Part):
+                res = _check_citation(why, lhs, step.op, step.expr, ctx, chain, stack)
+            else:
+                res = why.check(lhs, step.op, step.expr, ctx, chain)
+        except ProofError as exc:
+            res = StepResult("failed", why.method, str(exc))
+        results.append(res)
+        lhs = step.expr
+    return results
+
+
+def _check_citation(why: By, lhs, op, rhs, ctx: Context, chain: Chain, stack) -> StepResult:
+    """A step citing a theorem part: the part's own check plus its theorem's hypotheses."""
+    part: Part = why.fact  # type: ignore[assignment]
+    theorem = part.theorem
+    assert theorem is not None
+    if id(theorem) in _IN_PROGRESS:  # an earlier part of the theorem being checked
+        return why.check(lhs, op, rhs, ctx, chain)
+    sub = symbolic_check(theorem, stack)
+    base = why.check(lhs, op, rhs, ctx, chain)
+    if base.status == "failed":
+        return base
+    statuses = [base.status, sub.status]
+    notes = [] if base.detail.startswith("instance checked") else [base.detail]
+    given = getattr(why, "given", {}) or {}
+    by_name = {str(v): v for v in part.variables}
+    full = {v: v for v in part.variables}
+    full.update({by_name[n]: as_expr(v) for n, v in why.inst.items()})
+    for hyp in theorem.hypotheses:
+        need = hyp.relation.subs(full)
+        proof = given.get(hyp.name)
+        dec = _discharge_hypothesis(need, hyp, proof, ctx, chain)
+        statuses.append(dec.status if isinstance(dec, _Proved) else _status_of(dec))
+        if dec.ok is False:
+            return StepResult("failed", base.method, f"hypothesis '{hyp.name}' of {theorem.name} not met: {dec.detail}",
+                              base.axioms, dec.point)
+        if dec.ok is None:
+            notes.append(f"hypothesis '{hyp.name}': {dec.detail}")
+    if sub.status != "proved":
+        notes.append(f"{theorem.name} is only {sub.status}")
+    return StepResult(weakest(statuses), base.method, "; ".join(notes) or "instance checked, hypotheses discharged",
+                      base.axioms + sub.axioms)
+
+
+@dataclass(frozen=True)
+class _Proved(Decision):
+    status: str = "proved"
+
+
+def _discharge_hypothesis(need: Rel, hyp: Hypothesis, proof: Any, ctx: Context, chain: Chain) -> Decision:
+    """Prove the instantiated hypothesis ``need`` with a given justification/chain, or by a local fact."""
+    if isinstance(proof, Chain):
+        results = _check_chain(proof, ctx, ())
+        status = weakest([r.status for r in results] + [
+            _status_of(equivalent(proof.start, need.lhs, ctx)), _status_of(equivalent(proof.end, need.rhs, ctx))])
+        if not implies_op(proof.op, need.op):
+            status = "failed"
+        if status == "failed":
+            bad = [r.detail for r in results if r.status == "failed"]
+            return Decision(False, f"its proof fails: {'; '.join(bad) or 'endpoints do not match'}")
+        return _Proved(True, "proved by the given chain", None, status)
+    if isinstance(proof, Justification):
+        res = proof.check(need.lhs, need.op, need.rhs, ctx, chain)
+        if res.status == "failed":
+            return Decision(False, res.detail, res.point)
+        return _Proved(True, res.detail, None, res.status)
+    # automatic: a local hypothesis that is literally the same statement
+    for fact in ctx.facts:
+        if set(map(str, fact.variables)) != set(map(str, hyp.variables)):
+            continue
+        if any(fact.variables[v].describe() != hyp.variables[w].describe()
+               for v in fact.variables for w in hyp.variables if str(v) == str(w)):
+            continue
+        if not implies_op(fact.relation.op, need.op):
+            continue
+        d = equivalent(fact.relation.lhs, need.lhs, ctx)
+        if d.ok is True:
+            d2 = equivalent(fact.relation.rhs, need.rhs, ctx)
+            if d2.ok is True:
+                return _Proved(True, f"is the local hypothesis '{fact.name}'", None, "proved")
+    return Decision(None, "no proof given and no local hypothesis matches")
