@@ -82,7 +82,7 @@ markov_exponential = Axiom(
     title="**Markov's inequality** applied to exp(λX) (the Chernoff bound)",
     citation="Markov 1884; e.g. Boucheron, Lugosi & Massart 2013, §2.1",
     relation=le(Prob(sp.StrictGreaterThan(X, t)), sp.exp(-lam * t) * Expect(sp.exp(lam * X))),
-    variables={lam: positive(), t: real()},
+    variables={lam: positive(), t: real(), X: real()},
 )
 
 tail_condition = Axiom(

@@ -1,9 +1,9 @@
 """The proof kernel: facts, chains, justifications, theorems."""
 
 from cdpsym.proof.kernel import (Axiom, By, Chain, Fact, Hypothesis, Rel, Step, StepResult, algebra, by, eq,
-                                 interval, le, lt, numeric, sign, specialize, weakest)
+                                 induction, interval, le, lt, numeric, sign, specialize, taylor, weakest)
 from cdpsym.proof.theorem import Part, Theorem, symbolic_check
 
 __all__ = ["Axiom", "By", "Chain", "Fact", "Hypothesis", "Part", "Rel", "Step", "StepResult", "Theorem",
-           "algebra", "by", "eq", "interval", "le", "lt", "numeric", "sign", "specialize", "symbolic_check",
+           "algebra", "by", "eq", "induction", "interval", "taylor", "le", "lt", "numeric", "sign", "specialize", "symbolic_check",
            "weakest"]

@@ -34,6 +34,7 @@ __all__ = [
     "Rel", "eq", "le", "lt", "Fact", "Axiom", "Hypothesis", "Chain", "Step", "StepResult",
     "Justification", "Algebra", "By", "Sign", "Specialize", "IntervalBound", "Numeric",
     "algebra", "by", "sign", "specialize", "interval", "numeric", "STATUS_ORDER", "weakest",
+    "Taylor", "Induction", "taylor", "induction",
 ]
 
 # proved > certified > supported > failed
@@ -332,9 +333,23 @@ def _both(d1: Decision, d2: Decision) -> Decision:
     return Decision(True, "matched")
 
 
+def _local_fact(need: Rel, ctx: Context) -> str | None:
+    """The name of a variable-free local hypothesis that states ``need`` (up to identities)."""
+    for fact in ctx.facts:
+        if fact.variables or not implies_op(fact.relation.op, need.op):
+            continue
+        if equivalent(fact.relation.lhs, need.lhs, ctx).ok is True and \
+                equivalent(fact.relation.rhs, need.rhs, ctx).ok is True:
+            return fact.name
+    return None
+
+
 def _discharge(value: sp.Expr, dom: Interval | Rel, ctx: Context) -> Decision:
     """Prove ``value`` lies in ``dom`` (or that the condition ``dom`` holds) in context."""
     if isinstance(dom, Rel):
+        local = _local_fact(dom, ctx)
+        if local is not None:
+            return Decision(True, f"is the local hypothesis '{local}'")
         if dom.op == "=":
             return equivalent(dom.lhs, dom.rhs, ctx)
         return prove_sign(dom.rhs - dom.lhs, ctx, strict=(dom.op == "<"))
@@ -439,6 +454,106 @@ class Numeric(Justification):
 
     def latex(self) -> str:
         return r"\text{numerically (evidence only)}"
+
+
+@dataclass(frozen=True)
+class Taylor(Justification):
+    """``g(h) <= g(0) + g'(0) h + M h^2/2`` when ``g'' <= M`` everywhere (Taylor, Lagrange remainder).
+
+    ``g`` is a one-argument function; the kernel computes ``g(0)``, ``g'(0)``
+    and proves ``M - g''(v) >= 0`` for every real ``v`` symbolically.
+    """
+
+    g: Callable[[sp.Expr], sp.Expr]
+    h: sp.Expr
+    bound: sp.Expr
+    method = "taylor"
+
+    def check(self, lhs, op, rhs, ctx, chain):
+        if op == "=":
+            return StepResult("failed", "taylor", "Taylor's bound justifies <=, not =")
+        v = sp.Dummy("v", real=True)
+        gv = self.g(v)
+        g0 = sp.simplify(gv.subs(v, 0))
+        d1 = sp.simplify(sp.diff(gv, v).subs(v, 0))
+        d2 = sp.diff(gv, v, 2)
+        dl = equivalent(lhs, self.g(self.h), ctx)
+        dr = equivalent(rhs, g0 + d1 * self.h + self.bound * self.h ** 2 / 2, ctx)
+        dm = prove_sign(self.bound - d2, ctx)
+        for label, d in (("left side", dl), ("right side", dr), ("second-derivative bound", dm)):
+            if d.ok is False:
+                return StepResult("failed", "taylor", f"{label}: {d.detail}", point=d.point)
+        status = weakest(_status_of(d) for d in (dl, dr, dm))
+        notes = [f"{lbl}: {d.detail}" for lbl, d in (("left", dl), ("right", dr), ("g''", dm)) if d.ok is None]
+        return StepResult(status, "taylor", "; ".join(notes) or f"g(0)={g0}, g'(0)={d1}, g'' <= {self.bound} proved",
+                          ("taylor_lagrange",))
+
+    def latex(self) -> str:
+        from cdpsym.render.latex import tex
+
+        return (r"	ext{\textbf{Taylor's theorem} (Lagrange remainder), } g''\le " + tex(self.bound))
+
+
+@dataclass(frozen=True)
+class Induction(Justification):
+    """Induction on an integer chain/theorem variable ``var`` (domain: integers >= 1).
+
+    ``base`` proves the step's statement at ``var = 1``; ``step`` is a chain
+    proving it at ``var + 1`` with the statement at ``var`` in scope as the
+    hypothesis named ``ih``.
+    """
+
+    var: sp.Symbol
+    base: "Chain | Justification"
+    step: "Chain"
+    method = "induction"
+
+    def check(self, lhs, op, rhs, ctx, chain):
+        dom = ctx.domains.get(self.var)
+        if dom is None or not dom.integer or dom.lo != 1 or dom.left_open:
+            return StepResult("failed", "induction", f"{self.var} must range over the integers >= 1")
+        one = {self.var: sp.Integer(1)}
+        nxt = {self.var: self.var + 1}
+        results = []
+        if isinstance(self.base, Chain):
+            results += _sub_chain(self.base, lhs.xreplace(one), op, rhs.xreplace(one), ctx)
+        else:
+            results.append(self.base.check(lhs.xreplace(one), op, rhs.xreplace(one), ctx, chain))
+        ih = Hypothesis(name="ih", title="induction hypothesis", relation=Rel(lhs, op, rhs))
+        step_ctx = Context(dict(ctx.domains), tuple(ctx.facts) + (ih,))
+        results += _sub_chain(self.step, lhs.xreplace(nxt), op, rhs.xreplace(nxt), step_ctx)
+        bad = [r for r in results if r.status == "failed"]
+        if bad:
+            return StepResult("failed", "induction", "; ".join(r.detail for r in bad), point=bad[0].point)
+        axioms = tuple(sorted({a for r in results for a in r.axioms}))
+        notes = [r.detail for r in results if r.status != "proved"]
+        return StepResult(weakest(r.status for r in results), "induction",
+                          "; ".join(notes) or f"base case and inductive step checked ({len(results)} sub-steps)", axioms)
+
+    def latex(self) -> str:
+        from cdpsym.render.latex import tex
+
+        return r"\text{by induction on }" + tex(self.var)
+
+
+def _sub_chain(sub: "Chain", want_lhs, op, want_rhs, ctx: Context) -> list[StepResult]:
+    """Check a sub-proof chain and that it proves ``want_lhs op want_rhs``."""
+    results = sub.check(ctx)
+    ends = [("start", equivalent(sub.start, want_lhs, ctx)), ("end", equivalent(sub.end, want_rhs, ctx))]
+    for label, d in ends:
+        if d.ok is not True:
+            results.append(StepResult(_status_of(d), "chain", f"sub-proof {label} does not match: {d.detail}"))
+    if not implies_op(sub.op, op):
+        results.append(StepResult("failed", "chain", f"sub-proof proves '{sub.op}', needed '{op}'"))
+    return results
+
+
+def taylor(g: Callable[[sp.Expr], sp.Expr], h: object, bound: object) -> Taylor:
+    return Taylor(g, as_expr(h), as_expr(bound))
+
+
+def induction(var: sp.Symbol, base: "Chain | Justification", step: "Chain") -> Induction:
+    return Induction(var, base, step)
 
 
 def algebra(note: str = "") -> Algebra:

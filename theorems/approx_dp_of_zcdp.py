@@ -1,0 +1,89 @@
+r"""ρ-zCDP implies :math:`(\rho + 2\sqrt{\rho\log(1/\delta)}, \delta)`-DP.
+
+.. math::
+    \delta_{P\|Q}\big(\rho + 2\sqrt{\rho\log(1/\delta)}\big) \le \delta
+    \quad\text{for every pair } P = M(x), Q = M(x') \text{ of a } \rho\text{-zCDP mechanism}.
+
+Parameterization: ρ-zCDP in the MGF form of R-A9 — for all λ > 0,
+E_P[e^{λL}] ≤ e^{λ(λ+1)ρ}, L the privacy loss of (P, Q); (ε,δ)-DP in the
+hockey-stick form (R-A6).
+
+Proof (BS16 Lemma 3.5): the hockey-stick divergence is at most the tail
+Pr[L > ε]; **Markov's inequality** on e^{(α−1)L}; the zCDP bound at
+λ = α − 1; the exponent (α−1)(αρ − ε) is minimised at α* = (ε+ρ)/(2ρ),
+which exceeds 1 because ε > ρ, giving e^{−(ε−ρ)²/(4ρ)} = δ.
+
+Not tight: for the Gaussian mechanism with ρ = 1/2, δ = 1e-6 this gives
+ε = 5.7565, the exact value is 4.8866 (R-E7).
+
+References
+----------
+* Bun & Steinke 2016, Prop 1.3 and Lemma 3.5, arXiv:1605.02065.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from cdpsym.expr import L, alpha, delta, eps, greater_than, lam, open_unit, positive, rho
+from cdpsym.expr.operators import Expect, HockeyStick, P, Prob, Q
+from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, le, specialize
+from theorems.foundations import markov_exponential, tail_condition
+
+__all__ = ["theorem", "make", "EPSILON"]
+
+EPSILON = rho + 2 * sp.sqrt(rho * sp.log(1 / delta))
+
+zcdp = Hypothesis(
+    name="zcdp",
+    title="the mechanism is ρ-zCDP (MGF form, R-A9)",
+    relation=le(Expect(sp.exp(lam * L)), sp.exp(lam * (lam + 1) * rho)),
+    variables={lam: positive()},
+)
+
+
+def _gaussian_witness(v, dps):
+    """Exact privacy profile of the Gaussian mechanism with this ρ (BW18), the tight zCDP witness."""
+    from cdpsym.mechanisms import Gaussian
+
+    r, d = v[rho], v[delta]
+    e = r + 2 * mpmath.sqrt(r * mpmath.log(1 / d))
+    g = Gaussian(sensitivity=1, sigma=1 / mpmath.sqrt(2 * r))
+    return [("Gaussian(sensitivity=1, sigma=1/sqrt(2*rho)), exact profile", g.delta(e, dps=dps))]
+
+
+def make(epsilon: sp.Expr = EPSILON) -> Theorem:
+    """The conversion with the ε it claims (tests build mutants with a wrong ε)."""
+    start = HockeyStick(epsilon, P, Q)
+    exponent = (alpha - 1) * (alpha * rho - epsilon)
+    proof = (
+        Chain(start, variables={alpha: greater_than(1)})
+        .le(Prob(sp.StrictGreaterThan(L, epsilon)), by(tail_condition, eps=epsilon))
+        .le(sp.exp(-(alpha - 1) * epsilon) * Expect(sp.exp((alpha - 1) * L)),
+            by(markov_exponential, lam=alpha - 1, t=epsilon, X=L))
+        .le(sp.exp(-(alpha - 1) * epsilon) * sp.exp((alpha - 1) * alpha * rho),
+            by(zcdp, lam=alpha - 1, inside=lambda w: sp.exp(-(alpha - 1) * epsilon) * w))
+        .eq(sp.exp(exponent), algebra())
+        .eq(sp.exp(-(epsilon - rho) ** 2 / (4 * rho)),
+            specialize(alpha=(epsilon + rho) / (2 * rho), minimizes=exponent))
+        .eq(delta, algebra())
+    )
+    return Theorem(
+        name="approx_dp_of_zcdp",
+        reference="R-C4",
+        source="Bun & Steinke 2016, Prop 1.3 and Lemma 3.5, arXiv:1605.02065",
+        title="ρ-zCDP implies (ρ + 2√(ρ log(1/δ)), δ)-DP",
+        notion="zCDP(rho) implies DP(rho + 2*sqrt(rho*log(1/delta)), delta)",
+        variables={rho: positive(sample_lo=1e-6, sample_hi=20, log_scale=True),
+                   delta: open_unit(sample_lo=1e-300, sample_hi=0.5, log_scale=True)},
+        hypotheses=(zcdp,),
+        parts=(Part("main", le(start, delta), proof=proof, ground_truth=_gaussian_witness),),
+        numeric_points=({"rho": "0.5", "delta": "1e-6"}, {"rho": "0.01", "delta": "1e-9"},
+                        {"rho": "2", "delta": "1e-5"}, {"rho": "0.125", "delta": "1e-3"},
+                        {"rho": "1e-12", "delta": "1e-300"}),
+        tight="not tight; the exact Gaussian value is smaller (R-E7).",
+    )
+
+
+theorem = make()
