@@ -1,0 +1,21 @@
+"""cdpsym — a proof-checking and derivation workbench for differential privacy.
+
+Each theorem is one object: a sympy statement with hypotheses, a proof chain
+the kernel checks step by step, numbers checked at high precision against an
+independent ground truth, and generated LaTeX.  The library lives in the
+``theorems`` package (``from theorems import gaussian_zcdp``).
+"""
+
+from cdpsym.errors import CdpsymError, InvalidParameter, PrecisionError, ProofError, UnknownName
+from cdpsym.expr.domains import Interval
+from cdpsym.notions import RDP, TCDP, ZCDP, ApproxDP, MeanConcentratedDP, PureDP
+from cdpsym.proof import Axiom, Chain, Hypothesis, Part, Theorem, algebra, by, eq, le, lt, sign, specialize
+from cdpsym.verify.report import Report
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ApproxDP", "Axiom", "CdpsymError", "Chain", "Hypothesis", "Interval", "InvalidParameter",
+    "MeanConcentratedDP", "Part", "PrecisionError", "ProofError", "PureDP", "RDP", "Report", "TCDP", "Theorem",
+    "UnknownName", "ZCDP", "algebra", "by", "eq", "le", "lt", "sign", "specialize", "__version__",
+]

@@ -87,9 +87,9 @@ markov_exponential = Axiom(
 
 tail_condition = Axiom(
     name="tail_condition",
-    title="the hockey-stick divergence is at most the tail of the privacy loss",
+    title="the hockey-stick divergence is at most the tail of the privacy loss, as (1 − e^(ε−L))₊ ≤ 1[L > ε]",
     reference="R-A6",
-    citation="Bun & Steinke 2016, §3, arXiv:1605.02065; (1 - e^(ε-L))_+ <= 1[L > ε]",
+    citation="Bun & Steinke 2016, §3, arXiv:1605.02065",
     relation=le(HockeyStick(eps, P, Q), Prob(sp.StrictGreaterThan(L, eps))),
     variables={eps: real()},
 )

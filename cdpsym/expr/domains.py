@@ -103,7 +103,7 @@ class Interval:
         """Return ``value`` as an expression, raising InvalidParameter if it is definitely outside."""
         v = as_expr(value)
         if self.contains(v) is False:
-            raise InvalidParameter(f"{name} must be in {self.describe()}, got {name}={value}")
+            raise InvalidParameter(f"{name} must be {self.describe_words()}, got {name}={value}")
         return v
 
     def describe(self) -> str:
@@ -111,6 +111,17 @@ class Interval:
         right = ")" if self.right_open else "]"
         body = f"{left}{_plain(self.lo)}, {_plain(self.hi)}{right}"
         return f"integers in {body}" if self.integer else body
+
+    def describe_words(self) -> str:
+        """``positive``, ``non-negative``, ``> 1``, ``in (0, 1)`` …"""
+        if self.hi is sp.S.Infinity and not self.integer:
+            if self.lo == 0:
+                return "positive" if self.left_open else "non-negative"
+            if self.lo is not sp.S.NegativeInfinity:
+                return f"{'>' if self.left_open else '>='} {self.lo}"
+        if self.integer and self.hi is sp.S.Infinity and self.lo.is_finite:
+            return f"an integer {'>' if self.left_open else '>='} {self.lo}"
+        return f"in {self.describe()}"
 
     def latex(self, symbol: sp.Symbol, name: str) -> str:
         """``\\delta\\in(0,1)``, ``k\\in\\mathbb{N}_{\\ge 1}`` …"""

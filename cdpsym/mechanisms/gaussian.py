@@ -112,7 +112,7 @@ class Gaussian(LatexMixin):
     >>> mp.nstr(Gaussian(1, 1).delta(1), 18)
     '0.126936737506643946'
     >>> mp.nstr(Gaussian(1, 1).epsilon(1e-6), 12)
-    '4.88655411721'
+    '4.88655411746'
     """
 
     sensitivity: sp.Expr

@@ -23,6 +23,7 @@ from typing import Iterator, Mapping
 
 import mpmath
 import sympy as sp
+from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 
 from cdpsym.expr.domains import Interval
@@ -221,7 +222,7 @@ def opaque_terms(expr: sp.Basic) -> set[sp.Basic]:
     out: set[sp.Basic] = set()
 
     def walk(e: sp.Basic) -> None:
-        if isinstance(e, OPAQUE) or isinstance(e, sp.Integral):
+        if isinstance(e, OPAQUE) or isinstance(e, (sp.Integral, AppliedUndef)):
             out.add(e)
             return
         for a in e.args:

@@ -102,9 +102,16 @@ class Theorem:
             merged.update(part.variables)
             full_name = part.name if part.name.startswith(self.name) else (
                 self.name if len(self.parts) == 1 and part.name in ("", "main") else f"{self.name}.{part.name}")
-            attached.append(replace(part, name=full_name, variables=merged,
-                                    conditions=tuple(self.conditions) + tuple(part.conditions),
-                                    citation=self.source, title=part.title or self.title, theorem=self))
+            fields_ = dict(name=full_name, variables=merged,
+                           conditions=tuple(self.conditions) + tuple(part.conditions),
+                           citation=self.source, title=part.title or self.title, theorem=self)
+            if part.theorem is None:
+                # attach in place, so chains of this theorem that cite the part see the attached object
+                for key, value in fields_.items():
+                    object.__setattr__(part, key, value)
+                attached.append(part)
+            else:  # a part of another theorem object: copy it
+                attached.append(replace(part, **fields_))
         object.__setattr__(self, "parts", tuple(attached))
 
     # -- access ---------------------------------------------------------------------------------

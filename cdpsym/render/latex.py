@@ -28,20 +28,22 @@ def tex(expr: sp.Basic) -> str:
     return sp.latex(expr, symbol_names=names, ln_notation=False, mul_symbol=None)
 
 
+_TEXT_ESCAPES = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+    "~": r"\~{}", "^": r"\^{}", "<": r"$<$", ">": r"$>$", "$": r"\$",
+}
+
+
 def text(s: str) -> str:
-    """Escape plain text for ``\\text{…}``."""
-    out = s
-    for a, b in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("#", r"\#"), ("_", r"\_"),
-                 ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"), ("^", r"\textasciicircum{}")):
-        out = out.replace(a, b)
-    return _unicode(out)
+    """Escape plain text for ``\\text{…}`` (one character at a time, so escapes are never re-escaped)."""
+    return _unicode("".join(_TEXT_ESCAPES.get(ch, ch) for ch in s))
 
 
 def _unicode(s: str) -> str:
     repl = {"ε": r"$\varepsilon$", "δ": r"$\delta$", "ρ": r"$\rho$", "σ": r"$\sigma$", "Δ": r"$\Delta$",
             "α": r"$\alpha$", "λ": r"$\lambda$", "μ": r"$\mu$", "τ": r"$\tau$", "ω": r"$\omega$",
             "≤": r"$\le$", "≥": r"$\ge$", "⇒": r"$\Rightarrow$", "√": r"$\surd$", "–": "--", "—": "---",
-            "²": r"$^2$", "é": r"\'e", "ö": r"\"o", "′": "'", "∈": r"$\in$", "·": r"$\cdot$", "∞": r"$\infty$"}
+            "²": r"$^2$", "§": r"\S{}", "₊": r"$_+$", "−": "-", "é": r"\'e", "ö": r"\"o", "′": "'", "∈": r"$\in$", "·": r"$\cdot$", "∞": r"$\infty$"}
     return "".join(repl.get(ch, ch) for ch in s)
 
 
@@ -89,18 +91,57 @@ def _hypotheses_latex(theorem: "Theorem") -> Iterable[str]:
 
 
 def derivation(chain, part_name: str = "") -> str:
-    """One ``align*`` environment: one checked step per line."""
+    """One ``align*`` environment, one checked step per line, then the list of what was cited.
+
+    The justification column stays short (``by [2]``, ``algebra``); the
+    numbered list under the display gives each cited fact in full with its
+    source, so lines fit the page.
+    """
+    from cdpsym.proof.kernel import By
+
+    cited: list = []
     lines = []
     first = tex(chain.start)
     for i, step in enumerate(chain.steps):
+        why = step.why
+        if isinstance(why, By):
+            if why.fact not in cited:
+                cited.append(why.fact)
+            label = _short_label(why.fact, cited.index(why.fact) + 1)
+        else:
+            label = why.latex()
         lhs = first if i == 0 else ""
-        lines.append(rf"{lhs} &{_OPS[step.op]} {tex(step.expr)} && {step.why.latex()}")
+        lines.append(rf"{lhs} &{_OPS[step.op]} {tex(step.expr)} && {label}")
+    pre = ""
     if chain.variables:
         quant = ", ".join(dom.latex(v, tex(v)) for v, dom in chain.variables.items())
-        pre = rf"\text{{(for every }}{quant}\text{{ until it is fixed)}}\\"
-    else:
-        pre = ""
-    return "\\begin{align*}\n" + pre + ("\\\\\n".join(lines) or tex(chain.start)) + "\n\\end{align*}"
+        pre = rf"For every ${quant}$ (fixed where the derivation says so):" + "\n"
+    body = pre + "\\begin{align*}\n" + ("\\\\\n".join(lines) or tex(chain.start)) + "\n\\end{align*}"
+    if cited:
+        items = "\n".join(rf"\item[{n}] {_long_label(f)}" for n, f in enumerate(cited, 1))
+        body += "\n{\\small\\begin{itemize}\n" + items + "\n\\end{itemize}}"
+    return body
+
+
+def _short_label(fact, n: int) -> str:
+    if fact.kind == "hypothesis":
+        return r"\text{hypothesis [%d]}" % n
+    if fact.kind == "axiom":
+        return r"\text{by [%d]}" % n
+    return r"\text{by [%d] }\texttt{%s}" % (n, text(fact.name))
+
+
+def _long_label(fact) -> str:
+    quant = ", ".join(dom.latex(v, tex(v)) for v, dom in fact.variables.items())
+    rel = "$" + _rel(fact.relation) + ("$ for $" + quant if quant else "") + "$"
+    if fact.kind == "hypothesis":
+        return "hypothesis: " + text(fact.title or fact.name) + ", " + rel
+    if fact.kind == "axiom":
+        cite = ", ".join(x for x in (getattr(fact, "reference", ""), fact.citation) if x)
+        return _bold_classical(fact.title or fact.name) + ": " + rel + (text(f" [{cite}]") if cite else "")
+    thm = getattr(fact, "theorem", None)
+    ref = f" ({thm.reference}, {thm.source})" if thm is not None else ""
+    return r"\texttt{%s}%s: %s" % (text(fact.name), text(ref), rel)
 
 
 def theorem_latex(theorem: "Theorem", standalone: bool = False) -> str:

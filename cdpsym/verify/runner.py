@@ -33,7 +33,7 @@ def verify_theorem(theorem: Theorem | Axiom, *, dps: int = 50, property_examples
         "trusted_axioms": list(sym.axioms),
         "summary": f"{sym.steps_checked} steps, {sym.status}",
     }
-    num = numeric_check(theorem, dps=dps)
+    num = _guard_numeric(theorem, dps)
     numeric = {
         "status": num.status,
         "digits": num.dps,
@@ -49,6 +49,17 @@ def verify_theorem(theorem: Theorem | Axiom, *, dps: int = 50, property_examples
     verdict = _verdict(sym.status, num.status, prop.status)
     return Report(theorem.name, theorem.reference, theorem.source, "theorem", verdict,
                   {"symbolic": symbolic, "numeric": numeric, "property": prop_d}, time.perf_counter() - t0)
+
+
+def _guard_numeric(theorem, dps):
+    """A ground truth that raises is a failed check with the reason, not a crash."""
+    from cdpsym.verify.numeric import Comparison, NumericResult
+
+    try:
+        return numeric_check(theorem, dps=dps)
+    except Exception as exc:  # noqa: BLE001 - reported, never swallowed silently
+        c = Comparison("-", {}, "ground truth raised", f"{type(exc).__name__}: {exc}", "-", "?", False)
+        return NumericResult("failed", dps, (c,))
 
 
 def _verdict(symbolic: str, numeric: str, prop: str) -> str:
@@ -73,7 +84,7 @@ def _verify_axiom(ax: Axiom, dps, property_examples, derandomize, t0) -> Report:
         numeric_points = getattr(ax, "numeric_points", ())
         property_examples = getattr(ax, "property_examples", 40)
 
-    num = numeric_check(_Shim, dps=dps)
+    num = _guard_numeric(_Shim, dps)
     prop = property_check(_Shim, examples=property_examples, derandomize=derandomize)
     verdict = "failed" if "failed" in (num.status, prop.status) else "axiom"
     checks = {

@@ -1,0 +1,5 @@
+import sys
+
+from cdpsym.cli import main
+
+sys.exit(main())
