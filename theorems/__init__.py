@@ -19,9 +19,14 @@ from cdpsym.errors import UnknownName
 MODULES = [
     "gaussian_zcdp",
     "approx_dp_of_zcdp",
+    "hoeffding_lemma",
+    "antipodal_kl",
+    "kl_of_pure_dp",
+    "zcdp_of_pure_dp",
+    "cdp_of_pure_dp_hoeffding",
 ]
 
-_FOUNDATIONS = ["foundations"]
+_FOUNDATIONS = ["foundations", "foundations_convexity"]
 
 LIBRARY = []
 AXIOMS = []

@@ -92,6 +92,7 @@ def make(rho: sp.Expr = RHO) -> Theorem:
             {"Delta": "1.1", "sigma": "1.1", "alpha": "7", "mu": "0.2", "nu": "-0.9"},
             {"Delta": "2", "sigma": "3", "alpha": "1.5", "mu": "0.5", "nu": "-0.5"},
         ),
+        property_examples=30,
         tight="equality for every α when |f(x) − f(x′)| = Δ.",
     )
 

@@ -139,9 +139,10 @@ class Interval:
     def reparametrize(self, symbol: sp.Symbol) -> sp.Expr:
         """An expression in a fresh dummy ``u`` that ranges exactly over (a subset of) the domain.
 
-        The image is always contained in the domain, so a sign proved for every
-        ``u`` holds on the image; it covers the whole domain except possibly a
-        closed endpoint, which the callers check separately by substitution.
+        The image is exactly the domain (for a closed finite interval, where no
+        rational parametrization exists, the symbol is returned unchanged, so
+        only its sympy assumptions are used): a sign proved for every ``u``
+        holds on the whole domain.
         """
         lo, hi = self.lo, self.hi
         if self.integer:
@@ -158,7 +159,14 @@ class Interval:
         if lo is sp.S.NegativeInfinity:
             u = sp.Dummy(symbol.name + "_u", positive=True) if self.right_open else sp.Dummy(symbol.name + "_u", nonnegative=True)
             return hi - u
-        # finite interval: lo + (hi - lo)/(1 + u) covers (lo, hi] for u >= 0, (lo, hi) for u > 0
+        # finite interval; each parametrization covers exactly the interval:
+        #   (lo, hi): lo + (hi-lo)/(1+u), u > 0      (lo, hi]: lo + (hi-lo)/(1+u), u >= 0
+        #   [lo, hi): hi - (hi-lo)/(1+u), u >= 0     [lo, hi]: no rational one -- keep the symbol
+        if not self.left_open and not self.right_open:
+            return symbol
+        if not self.left_open:
+            u = sp.Dummy(symbol.name + "_u", nonnegative=True)
+            return hi - (hi - lo) / (1 + u)
         u = sp.Dummy(symbol.name + "_u", positive=True) if self.right_open else sp.Dummy(symbol.name + "_u", nonnegative=True)
         return lo + (hi - lo) / (1 + u)
 

@@ -16,7 +16,7 @@ from cdpsym.mechanisms.composition import (ComposedGaussian, ComposedRandomizedR
                                            compose, optimal_composition_delta, optimal_composition_epsilon)
 from cdpsym.mechanisms.gaussian import Gaussian
 from cdpsym.mechanisms.laplace import Laplace
-from cdpsym.mechanisms.profile import (DensityPair, find_crossings, hockey_stick_by_quadrature,
+from cdpsym.mechanisms.profile import (DensityPair, Distribution, find_crossings, hockey_stick_by_quadrature,
                                        hockey_stick_discrete, kl_by_quadrature, kl_discrete,
                                        product_distribution, renyi_by_quadrature, renyi_discrete)
 from cdpsym.mechanisms.randomized_response import RandomizedResponse
@@ -35,6 +35,7 @@ __all__ = [
     "optimal_composition_epsilon",
     # ground truths
     "DensityPair",
+    "Distribution",
     "find_crossings",
     "hockey_stick_by_quadrature",
     "renyi_by_quadrature",

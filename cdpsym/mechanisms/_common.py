@@ -18,9 +18,9 @@ objects share so that each mechanism module reads as its formulas.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
 
 import mpmath
 import sympy as sp
@@ -37,8 +37,6 @@ GUARD = 15
 #: the largest working precision (decimal digits) escalation may reach
 MAX_DPS = 20000
 
-Number = Any  # int | float | Fraction | sympy.Expr | mpmath.mpf
-
 
 # -- parameters ------------------------------------------------------------------------------------
 
@@ -46,7 +44,7 @@ def fmt(value: object) -> str:
     """A short, pasteable rendering of a parameter value (``0.9`` rather than ``0.90000000000000002``)."""
     if isinstance(value, sp.Float):
         as_float = float(value)
-        if sp.Float(as_float, 17) == value:
+        if sp.Rational(value) == sp.Rational(*as_float.as_integer_ratio()):  # exactly a double
             return repr(as_float)
         return str(value)
     if isinstance(value, sp.Basic):
@@ -57,7 +55,7 @@ def fmt(value: object) -> str:
 
 
 def parameter(name: str, value: object, *, positive: bool = False, nonnegative: bool = False,
-              integer: bool = False, at_least: object = None) -> sp.Expr:
+              integer: bool = False) -> sp.Expr:
     """Convert *value* to a real sympy expression, rejecting what is definitely outside the domain.
 
     >>> parameter("sigma", 2, positive=True)
@@ -86,8 +84,6 @@ def parameter(name: str, value: object, *, positive: bool = False, nonnegative: 
         raise InvalidParameter(f"{name} must be non-negative, got {name}={fmt(expr)}")
     if integer and expr.is_integer is False:
         raise InvalidParameter(f"{name} must be an integer, got {name}={fmt(expr)}")
-    if at_least is not None and (expr - as_expr(at_least)).is_negative:
-        raise InvalidParameter(f"{name} must be at least {at_least}, got {name}={fmt(expr)}")
     return expr
 
 
@@ -101,7 +97,16 @@ def order(alpha: object) -> sp.Expr:
     return a
 
 
+def require_numeric(owner: object, **params: sp.Expr) -> None:
+    """Raise if any parameter of *owner* is symbolic: a numeric evaluation needs numbers."""
+    for name, value in params.items():
+        if isinstance(value, sp.Basic) and value.free_symbols:
+            raise InvalidParameter(f"{name} is symbolic ({name}={fmt(value)}) in {owner!r}; "
+                                   "a numeric evaluation needs a number")
+
+
 def check_dps(dps: object) -> int:
+    """*dps* if it is a usable number of decimal digits, else :class:`InvalidParameter`."""
     if isinstance(dps, bool) or not isinstance(dps, int) or dps < 1:
         raise InvalidParameter(f"dps must be a positive integer, got dps={dps!r}")
     if dps > MAX_DPS // 4:
@@ -110,6 +115,7 @@ def check_dps(dps: object) -> int:
 
 
 def latex_of(expr: sp.Expr) -> str:
+    """LaTeX of a parameter with cdpsym's symbol names (``\\varepsilon``, ``\\Delta`` …)."""
     return sp.latex(expr, symbol_names=LATEX_NAMES)
 
 
@@ -163,20 +169,23 @@ def to_mpf(value: object, name: str) -> mpmath.mpf:
     raise InvalidParameter(f"{name} must be a real number or a sympy expression, got {name}={value!r}")
 
 
+@functools.lru_cache(maxsize=4096)
+def _cached_mpf(expr: sp.Expr, name: str, prec: int) -> mpmath.mpf:
+    with mp.workprec(prec + 20):
+        value = to_mpf(expr, name)
+    with mp.workprec(prec):
+        return +value
+
+
 def mpf_parameter(expr: sp.Expr, name: str) -> Callable[[], mpmath.mpf]:
     """A zero-argument function giving *expr* as an ``mpf`` at the caller's current precision.
 
-    Conversions are cached per precision, so density callables stay cheap
-    inside a quadrature loop.
+    Conversions are cached per (expression, precision), so density callables
+    and repeated profile evaluations do not re-run sympy's evaluator.
     """
-    cache: dict[int, mpmath.mpf] = {}
 
     def value() -> mpmath.mpf:
-        prec = mp.prec
-        if prec not in cache:
-            with mp.workprec(prec + 20):
-                cache[prec] = to_mpf(expr, name)
-        return +cache[prec]
+        return _cached_mpf(expr, name, mp.prec)
 
     return value
 
@@ -192,6 +201,7 @@ def exact_key(value: sp.Expr) -> Fraction | sp.Expr:
 
 
 def key_to_mpf(key: Fraction | sp.Expr, name: str = "loss") -> mpmath.mpf:
+    """An :func:`exact_key` as an ``mpf`` at the current precision."""
     if isinstance(key, Fraction):
         return mp.mpf(key.numerator) / key.denominator
     return to_mpf(key, name)
@@ -235,7 +245,7 @@ def escalate(kernel: Callable[[int], tuple[mpmath.mpf, mpmath.mpf]], dps: int,
 # -- root-finding ------------------------------------------------------------------------------------
 
 def solve_decreasing(g: Callable[[mpmath.mpf], mpmath.mpf], lo: mpmath.mpf, hi: mpmath.mpf,
-                     rel_tol: mpmath.mpf, max_iter: int = 2000) -> mpmath.mpf:
+                     rel_tol: mpmath.mpf, max_iter: int = 2000, abs_tol: mpmath.mpf | None = None) -> mpmath.mpf:
     """The root of a decreasing *g* on ``[lo, hi]`` with ``g(lo) > 0 >= g(hi)``, returned from above.
 
     Illinois (modified regula falsi) with a bisection safeguard: a step that
@@ -243,8 +253,9 @@ def solve_decreasing(g: Callable[[mpmath.mpf], mpmath.mpf], lo: mpmath.mpf, hi: 
     bisection, so convergence is never slower than bisection.  The returned
     value is the upper end of the final bracket, a point where ``g <= 0`` —
     the conservative side when *g* measures ``delta(eps) - target``.
-    The bracket stops when ``hi - lo <= rel_tol * |hi|`` (or when it cannot shrink).
+    The bracket stops when ``hi - lo <= max(rel_tol * |hi|, abs_tol)`` (or when it cannot shrink).
     """
+    floor = abs_tol if abs_tol is not None else mp.zero
     g_lo, g_hi = g(lo), g(hi)
     if not g_lo > 0:
         raise PrecisionError("solve_decreasing: the lower end of the bracket is not above the root")
@@ -253,7 +264,7 @@ def solve_decreasing(g: Callable[[mpmath.mpf], mpmath.mpf], lo: mpmath.mpf, hi: 
     side = 0
     reference_width = hi - lo
     for it in range(1, max_iter + 1):
-        if g_hi == 0 or hi - lo <= rel_tol * abs(hi):
+        if g_hi == 0 or hi - lo <= max(rel_tol * abs(hi), floor):
             return hi
         force_bisection = False
         if it % 3 == 0:

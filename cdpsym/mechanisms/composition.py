@@ -1,4 +1,4 @@
-"""Composition of mechanisms: exact for Gaussians and for randomized response.
+r"""Composition of mechanisms: exact for Gaussians and for randomized response.
 
 One entry point, :func:`compose`::
 
@@ -20,13 +20,14 @@ class says what is known exactly:
   which is also the worst case of composing pure-DP mechanisms (Kairouz–Oh–
   Viswanath).  The exact profile is the Murtagh–Vadhan sum (R-F8)
 
-  .. math:: \\delta(\\varepsilon')=\\frac{1}{\\prod_i(1+e^{\\varepsilon_i})}\\sum_{S\\subseteq[k]}
-            \\max\\Big(0,\\ e^{\\sum_{i\\in S}\\varepsilon_i}-e^{\\varepsilon'}e^{\\sum_{i\\notin S}\\varepsilon_i}\\Big),
+  .. math:: \delta(\varepsilon')=\frac{1}{\prod_i(1+e^{\varepsilon_i})}\sum_{S\subseteq[k]}
+            \max\Big(0,\ e^{\sum_{i\in S}\varepsilon_i}
+            -e^{\varepsilon'}e^{\sum_{i\notin S}\varepsilon_i}\Big),
 
   which for ``ε_1 = … = ε_k = ε`` is the binomial sum of R-F7
 
-  .. math:: \\delta(\\varepsilon')=\\frac{1}{(1+e^\\varepsilon)^k}\\sum_{i=0}^{k}\\binom ki
-            \\max\\big(0,\\ e^{i\\varepsilon}-e^{\\varepsilon'}e^{(k-i)\\varepsilon}\\big).
+  .. math:: \delta(\varepsilon')=\frac{1}{(1+e^\varepsilon)^k}\sum_{i=0}^{k}\binom ki
+            \max\big(0,\ e^{i\varepsilon}-e^{\varepsilon'}e^{(k-i)\varepsilon}\big).
 
 * :class:`Composition` — anything else (e.g. Laplace): the Rényi divergence
   and KL add up exactly (R-D4 holds with equality for products), but no
@@ -61,16 +62,17 @@ mechanisms is ``(ε', δ')``-DP iff …" — are :func:`optimal_composition_delt
 and :func:`optimal_composition_epsilon` (R-F7, R-F8).
 
 References: Kairouz, Oh & Viswanath 2015, Thm 3.3, arXiv:1311.0776;
-Murtagh & Vadhan 2016, Thm 1.5, arXiv:1507.03113; Bun & Steinke 2016,
-Lemma 2.3 (zCDP composition), arXiv:1605.02065; Mironov 2017, Prop. 1,
+Murtagh & Vadhan 2016, Thm 1.5 (numbering unchecked), arXiv:1507.03113;
+Bun & Steinke 2016, Lemma 1.7 (zCDP composition), arXiv:1605.02065; Mironov 2017, Prop. 1,
 arXiv:1702.07476v3.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Union
 
 import mpmath
@@ -80,7 +82,7 @@ from mpmath import mp
 from cdpsym.errors import InvalidParameter
 from cdpsym.expr import symbols
 from cdpsym.mechanisms._common import (GUARD, LatexMixin, check_dps, escalate, exact_key, fmt,
-                                       key_to_mpf, parameter, round_to, to_mpf)
+                                       key_to_mpf, parameter, require_numeric, round_to, to_mpf)
 from cdpsym.mechanisms.gaussian import Gaussian
 from cdpsym.mechanisms.laplace import Laplace
 from cdpsym.mechanisms.profile import DensityPair, product_distribution
@@ -138,7 +140,7 @@ class Composition(LatexMixin):
         object.__setattr__(self, "k", parameter("k", self.k, positive=True, integer=True))
 
     # -- structure ---------------------------------------------------------------------------------
-    @property
+    @cached_property
     def groups(self) -> tuple[tuple[Mechanism, sp.Expr], ...]:
         """The distinct base mechanisms with their multiplicities (nested compositions flattened)."""
         merged: dict[Mechanism, sp.Expr] = {}
@@ -149,11 +151,13 @@ class Composition(LatexMixin):
         return tuple(merged.items())
 
     def counts(self) -> list[tuple[Mechanism, int]]:
-        """:attr:`groups` with integer multiplicities (raises when ``k`` is symbolic)."""
+        """:attr:`groups` with integer multiplicities; raises when anything is symbolic."""
         out = []
         for base, count in self.groups:
             if not count.is_Integer:
-                raise InvalidParameter(f"k is symbolic (multiplicity {count}); a numeric evaluation needs integer k")
+                raise InvalidParameter(f"k is symbolic (multiplicity {count}) in {self!r}; "
+                                       "a numeric evaluation needs integer k")
+            require_numeric(base, **base.parameters)
             out.append((base, int(count)))
         return out
 
@@ -200,12 +204,12 @@ class ComposedGaussian(Composition):
     (13/18, Gaussian(sensitivity=sqrt(13)/3, sigma=1))
     """
 
-    @property
+    @cached_property
     def tau(self) -> sp.Expr:
         """``sqrt(Σ (Δ_i/σ_i)²)``."""
         return sp.sqrt(sp.Add(*(count * base.tau ** 2 for base, count in self.groups)))  # type: ignore[union-attr]
 
-    @property
+    @cached_property
     def equivalent(self) -> Gaussian:
         """The single Gaussian with the same privacy loss distribution."""
         return Gaussian(sensitivity=self.tau, sigma=1)
@@ -228,9 +232,12 @@ class ComposedGaussian(Composition):
 
     def delta(self, eps: object, dps: int = 50) -> mpmath.mpf:
         """The exact profile of the composition (the equivalent Gaussian's, R-E4)."""
+        self.counts()
         return self.equivalent.delta(eps, dps)
 
     def epsilon(self, delta: object, dps: int = 50) -> mpmath.mpf:
+        """The least ``ε >= 0`` with ``δ(ε) <= delta`` (the equivalent Gaussian's)."""
+        self.counts()
         return self.equivalent.epsilon(delta, dps)
 
     def densities(self) -> DensityPair:

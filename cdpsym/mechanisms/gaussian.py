@@ -1,21 +1,21 @@
-"""The Gaussian mechanism ``M(x) = f(x) + N(0, sigma^2)``: privacy loss, Rényi divergence, exact profile.
+r"""The Gaussian mechanism ``M(x) = f(x) + N(0, sigma^2)``: privacy loss, Rényi divergence, exact profile.
 
 For sensitivity ``Δ`` and noise ``σ`` write ``τ = Δ/σ`` and ``ρ = Δ²/(2σ²) = τ²/2``.
 On the worst neighbouring pair ``P = N(0, σ²)``, ``Q = N(Δ, σ²)``:
 
 * the privacy loss is Gaussian (R-B8):
 
-  .. math:: L\\sim N(\\rho,\\,2\\rho),\\qquad \\rho=\\frac{\\Delta^2}{2\\sigma^2};
+  .. math:: L\sim N(\rho,\,2\rho),\qquad \rho=\frac{\Delta^2}{2\sigma^2};
 
 * the Rényi divergence is linear in the order (R-C1, R-D1), so the mechanism
   is ``ρ``-zCDP (R-C2):
 
-  .. math:: D_\\alpha(P\\|Q)=\\frac{\\alpha\\Delta^2}{2\\sigma^2}=\\alpha\\rho;
+  .. math:: D_\alpha(P\|Q)=\frac{\alpha\Delta^2}{2\sigma^2}=\alpha\rho;
 
 * the privacy profile is exact (R-E4, the "analytic Gaussian mechanism"):
 
-  .. math:: \\delta(\\varepsilon)=\\Phi\\Big(\\frac{\\Delta}{2\\sigma}-\\frac{\\varepsilon\\sigma}{\\Delta}\\Big)
-            -e^{\\varepsilon}\\,\\Phi\\Big(-\\frac{\\Delta}{2\\sigma}-\\frac{\\varepsilon\\sigma}{\\Delta}\\Big).
+  .. math:: \delta(\varepsilon)=\Phi\Big(\frac{\Delta}{2\sigma}-\frac{\varepsilon\sigma}{\Delta}\Big)
+            -e^{\varepsilon}\,\Phi\Big(-\frac{\Delta}{2\sigma}-\frac{\varepsilon\sigma}{\Delta}\Big).
 
 Parameterization: ``sigma`` is the standard deviation (Mironov 2017 writes
 "standard deviation σ²" and means the variance); Dwork–Rothblum's CDP
@@ -30,7 +30,7 @@ iteration on ``log δ(ε)``, bracketed by ``[0, ρ + 2√(ρ log(1/δ))]`` (an
 upper bound by Bun–Steinke Prop. 1.3; R-C4).
 
 References: Dwork & Rothblum 2016, Thm 3.2, arXiv:1603.01887v2;
-Bun & Steinke 2016, Prop. 1.6 and Lemma 2.4, arXiv:1605.02065;
+Bun & Steinke 2016, Prop. 1.6 and §2 (Rényi divergence of Gaussians), arXiv:1605.02065;
 Mironov 2017, Prop. 7, arXiv:1702.07476v3;
 Balle & Wang 2018, Thm 8, arXiv:1805.06530v2.
 """
@@ -46,7 +46,7 @@ from mpmath import mp
 from cdpsym.errors import InvalidParameter
 from cdpsym.expr import symbols
 from cdpsym.mechanisms._common import (GUARD, LatexMixin, check_dps, escalate, fmt, latex_of,
-                                       mpf_parameter, order, parameter, round_to, solve_decreasing,
+                                       mpf_parameter, order, parameter, require_numeric, round_to, solve_decreasing,
                                        to_mpf)
 from cdpsym.mechanisms.profile import DensityPair
 
@@ -130,6 +130,11 @@ class Gaussian(LatexMixin):
         return (rf"\mathrm{{Gaussian}}\left(\Delta={latex_of(self.sensitivity)},\ "
                 rf"\sigma={latex_of(self.sigma)}\right)")
 
+    @property
+    def parameters(self) -> dict[str, sp.Expr]:
+        """The constructor arguments by name (as sympy expressions)."""
+        return {"sensitivity": self.sensitivity, "sigma": self.sigma}
+
     # -- closed forms (sympy) ------------------------------------------------------------------------
     @property
     def tau(self) -> sp.Expr:
@@ -171,11 +176,13 @@ class Gaussian(LatexMixin):
     def delta(self, eps: object, dps: int = 50) -> mpmath.mpf:
         """The exact ``δ(ε)`` (R-E4), an ``mpf`` with *dps* correct significant digits (any real *eps*)."""
         check_dps(dps)
+        require_numeric(self, **self.parameters)
         return gaussian_delta(self.tau, eps, dps)
 
     def epsilon(self, delta: object, dps: int = 50) -> mpmath.mpf:
         """The least ``ε >= 0`` with ``δ(ε) <= delta`` (``0`` if ``δ(0) <= delta``; ``inf`` if ``delta = 0``)."""
         check_dps(dps)
+        require_numeric(self, **self.parameters)
         return gaussian_epsilon(self.tau, delta, dps)
 
     def densities(self) -> DensityPair:

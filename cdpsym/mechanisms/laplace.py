@@ -1,4 +1,4 @@
-"""The Laplace mechanism ``M(x) = f(x) + Lap(b)``: Rényi divergence, KL, exact privacy profile.
+r"""The Laplace mechanism ``M(x) = f(x) + Lap(b)``: Rényi divergence, KL, exact privacy profile.
 
 For real-valued ``f`` of sensitivity ``Δ`` and scale ``b`` write
 ``ε0 = Δ/b``; the mechanism is ``ε0``-DP (R-G1).  On the worst pair
@@ -6,14 +6,14 @@ For real-valued ``f`` of sensitivity ``Δ`` and scale ``b`` write
 
 * Rényi divergence (R-D2; Mironov 2017, Prop. 6), for ``α > 1``:
 
-  .. math:: D_\\alpha(P\\|Q)=\\frac{1}{\\alpha-1}\\log\\Big[\\frac{\\alpha}{2\\alpha-1}e^{(\\alpha-1)\\varepsilon_0}
-            +\\frac{\\alpha-1}{2\\alpha-1}e^{-\\alpha\\varepsilon_0}\\Big],
+  .. math:: D_\alpha(P\|Q)=\frac{1}{\alpha-1}\log\Big[\frac{\alpha}{2\alpha-1}e^{(\alpha-1)\varepsilon_0}
+            +\frac{\alpha-1}{2\alpha-1}e^{-\alpha\varepsilon_0}\Big],
 
   with limits ``ε0 + e^{-ε0} - 1`` (KL, ``α → 1``) and ``ε0`` (``α → ∞``);
 
 * exact privacy profile (R-E5), valid for ``ε >= -ε0``:
 
-  .. math:: \\delta(\\varepsilon)=\\max\\big(0,\\ 1-e^{(\\varepsilon-\\varepsilon_0)/2}\\big),
+  .. math:: \delta(\varepsilon)=\max\big(0,\ 1-e^{(\varepsilon-\varepsilon_0)/2}\big),
 
   and ``δ(ε) = 1 - e^ε`` for ``ε < -ε0`` (every outcome has loss above ``ε``).
 
@@ -37,7 +37,7 @@ from mpmath import mp
 from cdpsym.errors import InvalidParameter
 from cdpsym.expr import symbols
 from cdpsym.mechanisms._common import (GUARD, LatexMixin, check_dps, escalate, fmt, latex_of,
-                                       mpf_parameter, order, parameter, round_to, to_mpf)
+                                       mpf_parameter, order, parameter, require_numeric, round_to, to_mpf)
 from cdpsym.mechanisms.profile import DensityPair
 
 __all__ = ["Laplace"]
@@ -68,6 +68,11 @@ class Laplace(LatexMixin):
 
     def latex(self) -> str:
         return rf"\mathrm{{Laplace}}\left(\Delta={latex_of(self.sensitivity)},\ b={latex_of(self.scale)}\right)"
+
+    @property
+    def parameters(self) -> dict[str, sp.Expr]:
+        """The constructor arguments by name (as sympy expressions)."""
+        return {"sensitivity": self.sensitivity, "scale": self.scale}
 
     # -- closed forms (sympy) ------------------------------------------------------------------------
     @property
@@ -100,6 +105,7 @@ class Laplace(LatexMixin):
     def delta(self, eps: object, dps: int = 50) -> mpmath.mpf:
         """The exact ``δ(ε)`` (R-E5) as an ``mpf`` with *dps* digits, for any real *eps*."""
         check_dps(dps)
+        require_numeric(self, **self.parameters)
         with mp.workdps(dps + GUARD):
             e0 = to_mpf(self.eps0, "eps0")
             e = to_mpf(eps, "eps")
@@ -114,6 +120,7 @@ class Laplace(LatexMixin):
     def epsilon(self, delta: object, dps: int = 50) -> mpmath.mpf:
         """The least ``ε >= 0`` with ``δ(ε) <= delta``: ``max(0, ε0 + 2 log(1 - delta))``."""
         check_dps(dps)
+        require_numeric(self, **self.parameters)
 
         def kernel(w: int) -> tuple[mpmath.mpf, mpmath.mpf]:
             e0 = to_mpf(self.eps0, "eps0")

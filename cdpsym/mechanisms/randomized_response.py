@@ -1,4 +1,4 @@
-"""Binary randomized response ``RR_eps``: report the true bit with probability ``p = e^ε/(1+e^ε)``.
+r"""Binary randomized response ``RR_eps``: report the true bit with probability ``p = e^ε/(1+e^ε)``.
 
 ``RR_ε`` is exactly ``ε``-DP, and it is the worst case of the class: every
 ``ε``-DP pair is a post-processing of its pair (Kairouz–Oh–Viswanath), so its
@@ -8,13 +8,14 @@ k-fold products give the optimal composition theorems (R-F7, R-F8; see
 
 * Rényi divergence (R-D3; Mironov 2017, Prop. 5), ``α > 1``:
 
-  .. math:: D_\\alpha(P\\|Q)=\\frac{1}{\\alpha-1}\\log\\big[p^\\alpha(1-p)^{1-\\alpha}+(1-p)^\\alpha p^{1-\\alpha}\\big],
+  .. math:: D_\alpha(P\|Q)=\frac{1}{\alpha-1}
+            \log\big[p^\alpha(1-p)^{1-\alpha}+(1-p)^\alpha p^{1-\alpha}\big],
 
-  ``D_1 = (2p-1)\\log\\frac{p}{1-p} = ε\\tanh(ε/2)`` (R-B14), ``D_∞ = ε``;
+  ``D_1 = (2p-1)\log\frac{p}{1-p} = ε\tanh(ε/2)`` (R-B14), ``D_∞ = ε``;
 
 * exact privacy profile (R-E6), valid for ``ε' >= -ε``:
 
-  .. math:: \\delta(\\varepsilon')=\\max\\Big(0,\\ \\frac{e^{\\varepsilon}-e^{\\varepsilon'}}{1+e^{\\varepsilon}}\\Big).
+  .. math:: \delta(\varepsilon')=\max\Big(0,\ \frac{e^{\varepsilon}-e^{\varepsilon'}}{1+e^{\varepsilon}}\Big).
 
 Parameterization: Mironov writes ``RR_p`` with ``p ∈ (1/2, 1)``; here the
 mechanism is parameterized by ``eps = log(p/(1-p))`` (use
@@ -22,7 +23,7 @@ mechanism is parameterized by ``eps = log(p/(1-p))`` (use
 coin, perfectly private) is allowed.
 
 References: Mironov 2017, Prop. 5, arXiv:1702.07476v3; Kairouz, Oh &
-Viswanath 2015, arXiv:1311.0776; Dwork & Roth 2014, §3.2.
+Viswanath 2015, Thm 3.3, arXiv:1311.0776.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from mpmath import mp
 from cdpsym.errors import InvalidParameter
 from cdpsym.expr import symbols
 from cdpsym.mechanisms._common import (GUARD, LatexMixin, check_dps, escalate, fmt, latex_of, order,
-                                       parameter, round_to, to_mpf)
+                                       parameter, require_numeric, round_to, to_mpf)
 
 __all__ = ["RandomizedResponse"]
 
@@ -73,6 +74,11 @@ class RandomizedResponse(LatexMixin):
     def latex(self) -> str:
         return rf"\mathrm{{RR}}\left(\varepsilon={latex_of(self.eps)}\right)"
 
+    @property
+    def parameters(self) -> dict[str, sp.Expr]:
+        """The constructor arguments by name (as sympy expressions)."""
+        return {"eps": self.eps}
+
     # -- closed forms (sympy) ------------------------------------------------------------------------
     @property
     def p(self) -> sp.Expr:
@@ -107,6 +113,7 @@ class RandomizedResponse(LatexMixin):
         with ``expm1``: no cancellation.
         """
         check_dps(dps)
+        require_numeric(self, **self.parameters)
         with mp.workdps(dps + GUARD):
             e0 = to_mpf(self.eps, "eps")
             e = to_mpf(eps, "eps")
@@ -117,6 +124,7 @@ class RandomizedResponse(LatexMixin):
     def epsilon(self, delta: object, dps: int = 50) -> mpmath.mpf:
         """The least ``ε' >= 0`` with ``δ(ε') <= delta``: ``max(0, ε + log(1 - delta/p))``."""
         check_dps(dps)
+        require_numeric(self, **self.parameters)
 
         def kernel(w: int) -> tuple[mpmath.mpf, mpmath.mpf]:
             e0 = to_mpf(self.eps, "eps")
@@ -134,6 +142,7 @@ class RandomizedResponse(LatexMixin):
     def distributions(self, dps: int = 50) -> tuple[dict[int, mpmath.mpf], dict[int, mpmath.mpf]]:
         """The pair ``P = {1: p, 0: 1-p}``, ``Q = {1: 1-p, 0: p}`` (output 1 = the true bit of ``x``)."""
         check_dps(dps)
+        require_numeric(self, **self.parameters)
         with mp.workdps(dps + GUARD):
             e0 = to_mpf(self.eps, "eps")
             p, q = 1 / (1 + mp.exp(-e0)), 1 / (1 + mp.exp(e0))

@@ -158,7 +158,7 @@ class Axiom(Fact):
     reference: str = ""
     ground_truth: Callable | None = None
     numeric_points: tuple = ()
-    property_examples: int = 40
+    property_examples: int = 15
 
     def symbolic_status(self, stack: tuple[str, ...] = ()) -> tuple[str, tuple[str, ...]]:
         return "proved", (self.name,)
@@ -206,7 +206,9 @@ class Algebra(Justification):
         return StepResult(_status_of(d), "algebra", d.detail, point=d.point)
 
     def latex(self) -> str:
-        return rf"\text{{{self.note or 'algebra'}}}"
+        from cdpsym.render.latex import text
+
+        return rf"\text{{{text(self.note or 'algebra')}}}"
 
 
 @dataclass(frozen=True)
@@ -223,7 +225,9 @@ class Sign(Justification):
         return StepResult(_status_of(d), "sign", d.detail, point=d.point)
 
     def latex(self) -> str:
-        return rf"\text{{{self.note or 'since the difference is non-negative'}}}"
+        from cdpsym.render.latex import text
+
+        return rf"\text{{{text(self.note or 'since the difference is non-negative')}}}"
 
 
 @dataclass(frozen=True)
@@ -245,6 +249,8 @@ class By(Justification):
     def check(self, lhs, op, rhs, ctx, chain):
         fact = self.fact
         method = f"by:{fact.name}"
+        if fact.kind == "hypothesis" and not _in_scope(fact, ctx):
+            return StepResult("failed", method, f"'{fact.name}' is not a hypothesis in scope here")
         fstatus, axioms = fact.symbolic_status()
         try:
             rel, obligations = fact.instantiate(self.inst)
@@ -254,24 +260,49 @@ class By(Justification):
             return StepResult("failed", method, f"{fact.name} gives '{rel.op}', the step claims '{op}'")
         statuses = [fstatus]
         notes: list[str] = []
-        # hypothesis discharge
+        used: set[str] = set(axioms)
+        # the fact's variables must lie in their domains, its conditions must hold
         for label, value, dom in obligations:
-            dec = _discharge(value, dom, ctx)
-            statuses.append(_status_of(dec))
-            if dec.ok is not True:
-                notes.append(f"{label}: {dec.detail}")
-            if dec.ok is False:
-                return StepResult("failed", method, f"hypothesis not met — {label}: {dec.detail}", axioms, dec.point)
+            needs = _as_relations(value, dom)
+            if isinstance(needs, Decision):  # integrality: decided directly
+                decs = [(needs, "proved" if needs.ok else _status_of(needs), ())]
+            else:
+                decs = [_discharge_relation(need, self.given.get(label), ctx) for need in needs]
+            for dec, status, axs in decs:
+                used.update(axs)
+                statuses.append(status)
+                if dec.ok is False:
+                    return StepResult("failed", method, f"hypothesis not met — {label}: {dec.detail}",
+                                      tuple(sorted(used)), dec.point)
+                if dec.ok is not True:
+                    notes.append(f"{label}: {dec.detail}")
+        # a cited theorem's own hypotheses, instantiated, must hold here too
+        theorem = getattr(fact, "theorem", None)
+        if theorem is not None:
+            full = _instantiation(fact, self.inst)
+            for hyp in theorem.hypotheses:
+                need = hyp.relation.subs(full)
+                dec, status, axs = _discharge_relation(need, self.given.get(hyp.name), ctx, hyp)
+                used.update(axs)
+                statuses.append(status)
+                if dec.ok is False:
+                    return StepResult("failed", method, f"hypothesis '{hyp.name}' of {theorem.name} not met: "
+                                      f"{dec.detail}", tuple(sorted(used)), dec.point)
+                if dec.ok is not True:
+                    notes.append(f"hypothesis '{hyp.name}': {dec.detail}")
+            if fstatus != "proved":
+                notes.append(f"{theorem.name} is only {fstatus}")
         a, b = rel.lhs, rel.rhs
         match = self._match(lhs, rhs, a, b, rel.op, ctx)
         statuses.append(_status_of(match))
         if match.ok is False:
             return StepResult("failed", method, f"the step is not an instance of {fact.name}: {match.detail}",
-                              axioms, match.point)
+                              tuple(sorted(used)), match.point)
         if match.ok is None:
             notes.append(match.detail)
         status = weakest(statuses)
-        return StepResult(status, method, "; ".join(notes) or "instance checked, hypotheses discharged", axioms)
+        return StepResult(status, method, "; ".join(notes) or "instance checked, hypotheses discharged",
+                          tuple(sorted(used)))
 
     def _match(self, lhs, rhs, a, b, fop, ctx) -> Decision:
         if self.inside is not None:
@@ -293,10 +324,13 @@ class By(Justification):
         cl = canon(lhs)
         for src, dst in ((a, b), (b, a)):
             for core, value in _rewrites(canon(src), canon(dst)):
-                if cl.has(core):
-                    d2 = equivalent(cl.xreplace({core: value}), rhs, ctx)
-                    if d2.ok is not False:
+                rewritten = cl.xreplace({core: value})
+                if rewritten != cl:
+                    d2 = equivalent(rewritten, rhs, ctx)
+                    if d2.ok is True:
                         return d2
+                    if d2.ok is None and d.ok is False:
+                        d = d2
         return d
 
     def latex(self) -> str:
@@ -333,10 +367,16 @@ def _both(d1: Decision, d2: Decision) -> Decision:
     return Decision(True, "matched")
 
 
-def _local_fact(need: Rel, ctx: Context) -> str | None:
-    """The name of a variable-free local hypothesis that states ``need`` (up to identities)."""
+def _local_fact(need: Rel, ctx: Context, hyp: Fact | None = None) -> str | None:
+    """The name of a local hypothesis that states ``need`` (up to identities).
+
+    A quantified hypothesis (``for all lam > 0: ...``) matches only a quantified
+    need over the same variables with the same domains.
+    """
+    want_vars = {str(v): d.describe() for v, d in (hyp.variables.items() if hyp is not None else ())}
     for fact in ctx.facts:
-        if fact.variables or not implies_op(fact.relation.op, need.op):
+        have_vars = {str(v): d.describe() for v, d in fact.variables.items()}
+        if have_vars != want_vars or not implies_op(fact.relation.op, need.op):
             continue
         if equivalent(fact.relation.lhs, need.lhs, ctx).ok is True and \
                 equivalent(fact.relation.rhs, need.rhs, ctx).ok is True:
@@ -344,22 +384,88 @@ def _local_fact(need: Rel, ctx: Context) -> str | None:
     return None
 
 
-def _discharge(value: sp.Expr, dom: Interval | Rel, ctx: Context) -> Decision:
-    """Prove ``value`` lies in ``dom`` (or that the condition ``dom`` holds) in context."""
+def _in_scope(fact: Fact, ctx: Context) -> bool:
+    """A hypothesis may only be cited where it is assumed (the theorem's own, or an induction hypothesis)."""
+    for local in ctx.facts:
+        if local is fact:
+            return True
+        if (local.name == fact.name and set(map(str, local.variables)) == set(map(str, fact.variables))
+                and local.relation.op == fact.relation.op
+                and equivalent(local.relation.lhs, fact.relation.lhs, ctx).ok is True
+                and equivalent(local.relation.rhs, fact.relation.rhs, ctx).ok is True):
+            return True
+    return False
+
+
+def _instantiation(fact: Fact, inst: Mapping[str, object]) -> dict[sp.Symbol, sp.Expr]:
+    by_name = {str(v): v for v in fact.variables}
+    full = {v: v for v in fact.variables}
+    full.update({by_name[n]: as_expr(v) for n, v in inst.items() if n in by_name})
+    return full
+
+
+def _as_relations(value: sp.Expr, dom: Interval | Rel) -> list[Rel] | Decision:
+    """The relations that say ``value`` lies in ``dom`` (or the condition ``dom`` itself)."""
     if isinstance(dom, Rel):
-        local = _local_fact(dom, ctx)
-        if local is not None:
-            return Decision(True, f"is the local hypothesis '{local}'")
-        if dom.op == "=":
-            return equivalent(dom.lhs, dom.rhs, ctx)
-        return prove_sign(dom.rhs - dom.lhs, ctx, strict=(dom.op == "<"))
-    decisions = []
+        return [dom]
+    needs: list[Rel] = []
     if dom.lo.is_finite is not False and dom.lo is not sp.S.NegativeInfinity:
-        decisions.append(prove_sign(value - dom.lo, ctx, strict=dom.left_open))
+        needs.append(Rel(dom.lo, "<" if dom.left_open else "<=", value))
     if dom.hi.is_finite is not False and dom.hi is not sp.S.Infinity:
-        decisions.append(prove_sign(dom.hi - value, ctx, strict=dom.right_open))
-    if dom.integer:
-        decisions.append(Decision(value.is_integer, "integrality"))
+        needs.append(Rel(value, "<" if dom.right_open else "<=", dom.hi))
+    if dom.integer and value.is_integer is not True:
+        return Decision(None if value.is_integer is None else False, "integrality not shown")
+    return needs
+
+
+def _discharge_relation(need: Rel, proof: object, ctx: Context, hyp: Fact | None = None
+                        ) -> tuple[Decision, str, tuple[str, ...]]:
+    """Prove ``need`` with a given proof (chain, justification, or a list of them), a local
+    hypothesis, or a symbolic sign/identity argument.  Returns (decision, status, axioms used)."""
+    proofs = proof if isinstance(proof, (list, tuple)) else ([proof] if proof is not None else [])
+    first_failure: Decision | None = None
+    for pr in proofs:
+        if isinstance(pr, Chain):
+            results = pr.check(ctx)
+            ends = [equivalent(pr.start, need.lhs, ctx), equivalent(pr.end, need.rhs, ctx)]
+            statuses = [r.status for r in results] + [_status_of(d) for d in ends]
+            if not implies_op(pr.op, need.op):
+                statuses.append("failed")
+            axs = tuple(sorted({a for r in results for a in r.axioms}))
+            status = weakest(statuses)
+            if status != "failed":
+                return Decision(True, "proved by the given chain"), status, axs
+            bad = [r.detail for r in results if r.status == "failed"] or ["its ends do not match"]
+            first_failure = first_failure or Decision(False, "the given chain fails: " + "; ".join(bad))
+        elif isinstance(pr, Justification):
+            res = pr.check(need.lhs, need.op, need.rhs, ctx, Chain(need.lhs))
+            if res.status != "failed":
+                return Decision(True, res.detail), res.status, res.axioms
+            first_failure = first_failure or Decision(False, res.detail, res.point)
+        else:
+            raise ProofError(f"given proofs are chains or justifications, got {pr!r}")
+    local = _local_fact(need, ctx, hyp)
+    if local is not None:
+        return Decision(True, f"is the local hypothesis '{local}'"), "proved", ()
+    if hyp is not None and (hyp.variables or need.lhs.has(*_opaque()) or need.rhs.has(*_opaque())):
+        # a statement about random quantities: only a proof or a local hypothesis discharges it
+        d = first_failure or Decision(None, "no proof given and no local hypothesis matches")
+        return d, _status_of(d), ()
+    if need.op == "=":
+        d = equivalent(need.lhs, need.rhs, ctx)
+    else:
+        d = prove_sign(need.rhs - need.lhs, ctx, strict=(need.op == "<"))
+    if d.ok is not True and first_failure is not None:
+        d = first_failure
+    return d, _status_of(d), ()
+
+
+def _discharge(value: sp.Expr, dom: Interval | Rel, ctx: Context) -> Decision:
+    """``value`` lies in ``dom``, by sign/identity arguments and local hypotheses."""
+    needs = _as_relations(value, dom)
+    if isinstance(needs, Decision):
+        return needs
+    decisions = [_discharge_relation(n, None, ctx)[0] for n in needs]
     for d in decisions:
         if d.ok is False:
             return d
@@ -367,6 +473,12 @@ def _discharge(value: sp.Expr, dom: Interval | Rel, ctx: Context) -> Decision:
         if d.ok is None:
             return d
     return Decision(True, "in domain")
+
+
+def _opaque():
+    from cdpsym.expr.operators import OPAQUE
+
+    return OPAQUE
 
 
 @dataclass(frozen=True)

@@ -247,72 +247,12 @@ def _check_chain(chain: Chain, ctx: Context, stack: tuple[str, ...]) -> list[Ste
 
 
 def _check_citation(why: By, lhs, op, rhs, ctx: Context, chain: Chain, stack) -> StepResult:
-    """A step citing a theorem part: the part's own check plus its theorem's hypotheses."""
+    """A step citing a theorem part (its hypotheses are discharged by ``By.check`` itself)."""
     part: Part = why.fact  # type: ignore[assignment]
     theorem = part.theorem
     assert theorem is not None
-    if id(theorem) in _IN_PROGRESS:  # an earlier part of the theorem being checked
-        return why.check(lhs, op, rhs, ctx, chain)
-    sub = symbolic_check(theorem, stack)
-    base = why.check(lhs, op, rhs, ctx, chain)
-    if base.status == "failed":
-        return base
-    statuses = [base.status, sub.status]
-    notes = [] if base.detail.startswith("instance checked") else [base.detail]
-    given = getattr(why, "given", {}) or {}
-    by_name = {str(v): v for v in part.variables}
-    full = {v: v for v in part.variables}
-    full.update({by_name[n]: as_expr(v) for n, v in why.inst.items()})
-    for hyp in theorem.hypotheses:
-        need = hyp.relation.subs(full)
-        proof = given.get(hyp.name)
-        dec = _discharge_hypothesis(need, hyp, proof, ctx, chain)
-        statuses.append(dec.status if isinstance(dec, _Proved) else _status_of(dec))
-        if dec.ok is False:
-            return StepResult("failed", base.method, f"hypothesis '{hyp.name}' of {theorem.name} not met: {dec.detail}",
-                              base.axioms, dec.point)
-        if dec.ok is None:
-            notes.append(f"hypothesis '{hyp.name}': {dec.detail}")
-    if sub.status != "proved":
-        notes.append(f"{theorem.name} is only {sub.status}")
-    return StepResult(weakest(statuses), base.method, "; ".join(notes) or "instance checked, hypotheses discharged",
-                      base.axioms + sub.axioms)
+    if id(theorem) not in _IN_PROGRESS:
+        symbolic_check(theorem, stack)  # cached; detects circular citation through ``stack``
+    return why.check(lhs, op, rhs, ctx, chain)
 
 
-@dataclass(frozen=True)
-class _Proved(Decision):
-    status: str = "proved"
-
-
-def _discharge_hypothesis(need: Rel, hyp: Hypothesis, proof: Any, ctx: Context, chain: Chain) -> Decision:
-    """Prove the instantiated hypothesis ``need`` with a given justification/chain, or by a local fact."""
-    if isinstance(proof, Chain):
-        results = _check_chain(proof, ctx, ())
-        status = weakest([r.status for r in results] + [
-            _status_of(equivalent(proof.start, need.lhs, ctx)), _status_of(equivalent(proof.end, need.rhs, ctx))])
-        if not implies_op(proof.op, need.op):
-            status = "failed"
-        if status == "failed":
-            bad = [r.detail for r in results if r.status == "failed"]
-            return Decision(False, f"its proof fails: {'; '.join(bad) or 'endpoints do not match'}")
-        return _Proved(True, "proved by the given chain", None, status)
-    if isinstance(proof, Justification):
-        res = proof.check(need.lhs, need.op, need.rhs, ctx, chain)
-        if res.status == "failed":
-            return Decision(False, res.detail, res.point)
-        return _Proved(True, res.detail, None, res.status)
-    # automatic: a local hypothesis that is literally the same statement
-    for fact in ctx.facts:
-        if set(map(str, fact.variables)) != set(map(str, hyp.variables)):
-            continue
-        if any(fact.variables[v].describe() != hyp.variables[w].describe()
-               for v in fact.variables for w in hyp.variables if str(v) == str(w)):
-            continue
-        if not implies_op(fact.relation.op, need.op):
-            continue
-        d = equivalent(fact.relation.lhs, need.lhs, ctx)
-        if d.ok is True:
-            d2 = equivalent(fact.relation.rhs, need.rhs, ctx)
-            if d2.ok is True:
-                return _Proved(True, f"is the local hypothesis '{fact.name}'", None, "proved")
-    return Decision(None, "no proof given and no local hypothesis matches")

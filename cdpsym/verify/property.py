@@ -26,7 +26,7 @@ class PropertyResult:
     detail: str = ""
 
 
-def property_check(theorem, examples: int | None = None, derandomize: bool = True, dps: int = 30) -> PropertyResult:
+def property_check(theorem, examples: int | None = None, derandomize: bool = True, dps: int = 20) -> PropertyResult:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 

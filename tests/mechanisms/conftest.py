@@ -1,14 +1,13 @@
-"""Shared helpers for the mechanism tests: digit agreement at high precision."""
+"""Shared helpers for the mechanism tests: digit agreement at high precision.
+
+(Tests marked ``slow`` are deselected by the project's pytest options; run them with ``-m slow``.)
+"""
 
 from __future__ import annotations
 
 import mpmath
 import pytest
 from mpmath import mp
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: a test that takes more than a few seconds")
 
 
 def matching_digits(a: object, b: object) -> float:

@@ -80,11 +80,25 @@ def test_by_refuses_a_step_that_is_not_the_instance():
 def test_inequality_inside_a_decreasing_context_is_refused():
     hyp = Hypothesis("h", le(sp.Function("A")(), sp.Function("B")()))
     A, B = sp.Function("A")(), sp.Function("B")()
+    ctx = Context(facts=(hyp,))
     up = Chain(2 * A + 1).le(2 * B + 1, by(hyp, inside=lambda w: 2 * w + 1))
     down = Chain(-A).le(-B, by(hyp, inside=lambda w: -w))
-    assert statuses(up) == ["proved"]
-    assert statuses(down) != ["proved"]
-    assert statuses(down) == ["failed"] or statuses(down) == ["supported"]
+    assert statuses(up, ctx) == ["proved"]
+    assert statuses(down, ctx) == ["failed"]
+
+
+def test_a_hypothesis_can_only_be_cited_where_it_is_assumed():
+    hyp = Hypothesis("h", le(sp.Function("A")(), sp.Function("B")()))
+    chain = Chain(sp.Function("A")()).le(sp.Function("B")(), by(hyp))
+    assert statuses(chain, Context(facts=(hyp,))) == ["proved"]
+    assert statuses(chain, Context()) == ["failed"]
+
+
+def test_a_closed_endpoint_is_not_dropped_by_reparametrization():
+    r = sp.Symbol("r", nonnegative=True)
+    for dom in (Interval.closed(0, 1), Interval(sp.S.Zero, sp.S.One, False, True)):
+        assert statuses(Chain(sp.S.Zero).lt(r, sign()), Context({r: dom})) != ["proved"]
+    assert statuses(Chain(sp.S.Zero).lt(r, sign()), Context({r: Interval.open(0, 1)})) == ["proved"]
 
 
 def test_an_equation_rewrites_a_subterm_but_an_inequality_does_not():

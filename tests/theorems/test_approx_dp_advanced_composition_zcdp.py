@@ -1,0 +1,44 @@
+"""approx_dp_advanced_composition_zcdp (R-F5): proved via zCDP; two wrong constants fail."""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from cdpsym.expr import delta, eps, k
+from cdpsym.proof.theorem import symbolic_check
+from cdpsym.verify.numeric import numeric_check
+from theorems.approx_dp_advanced_composition_zcdp import RHO_K, make
+from theorems.approx_dp_advanced_composition_zcdp import theorem
+
+
+def _checks(mutant):
+    """(symbolic status, numeric status) of a mutant; its property check would only shrink the same failure."""
+    return symbolic_check(mutant).status, numeric_check(mutant).status
+
+
+def test_proved_with_all_checks():
+    report = theorem.verify(property_examples=10)
+    assert report.verdict == "proved"
+    methods = [s["method"] for s in report.checks["symbolic"]["steps"]]
+    assert methods == ["by:tail_condition_composed", "by:markov_exponential", "by:zcdp_composition", "algebra",
+                       "specialize", "algebra"]
+
+
+def test_factor_two_under_the_root_dropped_fails():
+    symbolic, numeric = _checks(make(RHO_K + sp.sqrt(k * sp.log(1 / delta)) * eps))
+    assert symbolic == "failed"
+    assert numeric == "failed"
+
+
+def test_halved_quadratic_term_fails():
+    symbolic, numeric = _checks(make(k * eps ** 2 / 4 + sp.sqrt(2 * k * sp.log(1 / delta)) * eps))
+    assert symbolic == "failed"
+    assert numeric == "failed"
+
+
+def test_matches_reference_n19():
+    # R-F5 / N19: k = 100, eps = 0.1, delta = 1e-6 gives 5.7565
+    with mpmath.workdps(30):
+        value = 100 * mpmath.mpf("0.01") / 2 + mpmath.sqrt(200 * mpmath.log(mpmath.mpf(10) ** 6)) * mpmath.mpf("0.1")
+        assert mpmath.nstr(value, 5) == "5.7565"

@@ -1,0 +1,128 @@
+r"""ε-DP implies (ε(e^ε − 1)/2, ε)-CDP (Dwork–Rothblum mean-concentrated DP).
+
+.. math::
+    \mathbb E[L]\le\frac{\varepsilon(e^\varepsilon-1)}{2},\qquad
+    \mathbb E\big[e^{\lambda(L-\mathbb E[L])}\big]\le e^{\lambda^2\varepsilon^2/2}
+    \ \ \text{for every }\lambda\in\mathbb R,
+
+for the privacy loss L of every pair P = M(x), Q = M(x') of an ε-DP
+mechanism.  Parts: ``mean`` (condition 1 of R-A8 with μ = ε(e^ε − 1)/2) and
+``subgaussian`` (condition 2: the centred loss is τ-subgaussian, τ = ε).
+
+Parameterization: (μ, τ)-CDP is Dwork–Rothblum's (R-A8), *not* Bun–Steinke's
+ρ-zCDP (which the seed slides also call "ρ-CDP").  ε-DP of the ordered pair
+is the hypotheses ``pure_dp`` (``|L| <= ε`` a.s.) and ``same_support``
+(``E e^{−L} = 1``) of ``kl_of_pure_dp``, which explains why both are needed.
+
+Proof (DR16 Thm 3.5):
+
+* ``mean`` — ``E[L] = D_KL(P‖Q)`` (R-A1) ``<= ε(e^ε − 1)/(e^ε + 1) = ε tanh(ε/2)``
+  (``kl_of_pure_dp``, part ``sharp``) ``<= ε(e^ε − 1)/2`` (a sign argument).
+* ``subgaussian`` — **Hoeffding's lemma** for ``X = L − E[L]``, which has mean 0
+  (linearity of expectation) and lies in ``[a, b] = [−ε − E[L], ε − E[L]]``
+  (the hypothesis ``pure_dp``; the kernel matches the two events after
+  canonicalization), an interval of length 2ε: ``E e^{λX} <= e^{λ²(2ε)²/8}``.
+  Hoeffding's lemma needs ``a < 0 < b``, i.e. ``−ε < E[L] < ε``:
+  ``−ε − E[L] <= −ε < 0`` by **Gibbs' inequality** ``E[L] = D_KL >= 0``, and
+  ``ε − E[L] >= ε − ε tanh(ε/2) > 0`` by ``kl_of_pure_dp``.  These are proved
+  facts, and the kernel discharges a variable *domain* only by a sign
+  argument, so the lemma is cited in the form
+  ``hoeffding_lemma.with_endpoint_hypotheses``, whose hypotheses
+  ``a_negative``, ``b_positive`` take the two chains above (its last step is the
+  bridge axiom ``foundations_convexity.two_point_hoeffding_conditional``).
+
+Tight: τ = ε is asymptotically tight as ε → 0 (randomized response:
+``Var L = ε²(1 − tanh²(ε/2))``).  The mean bound is not attained: the sharp
+mean is ε tanh(ε/2) (R-B14), so the mechanism is in fact
+(ε tanh(ε/2), ε)-CDP — the chain proves that bound on the way.
+
+References
+----------
+* Dwork & Rothblum 2016, Thm 3.5, Lemmas 3.6 and 3.8, arXiv:1603.01887v2.
+* REFERENCE.md R-B11, R-A8, R-B12, R-B14.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from cdpsym.expr import L, eps, lam, positive, real
+from cdpsym.expr.operators import KL, Expect, P, Q
+from cdpsym.proof import Chain, Part, Theorem, algebra, by, le, sign
+from theorems.hoeffding_lemma import with_endpoint_hypotheses as hoeffding_endpoints
+from theorems.kl_of_pure_dp import SHARP, loss_law, pure_dp, same_support, witness_pairs
+from theorems.kl_of_pure_dp import theorem as kl_of_pure_dp
+from theorems.foundations import kl_is_mean_loss
+from theorems.foundations_convexity import expectation_affine, kl_nonnegative
+
+__all__ = ["theorem", "make", "MU", "TAU"]
+
+MU = eps * (sp.exp(eps) - 1) / 2
+TAU = eps
+
+_EL = Expect(L)
+_KL = KL(P, Q)
+_SHARP = kl_of_pure_dp.part("sharp")
+
+
+def _mean_truth(v, dps):
+    return [(name, mpmath.fsum(w * l for w, l in loss_law(pp, qq))) for name, pp, qq in witness_pairs(v[eps])]
+
+
+def _subgaussian_truth(v, dps):
+    out = []
+    for name, pp, qq in witness_pairs(v[eps]):
+        law = loss_law(pp, qq)
+        mean = mpmath.fsum(w * l for w, l in law)
+        mgf = mpmath.fsum(w * mpmath.exp(v[lam] * (l - mean)) for w, l in law)
+        out.append((name + ", E exp(λ(L − E L)) summed", mgf))
+    return out
+
+
+# Hoeffding's hypotheses at X = L − E[L], a = −ε − E[L], b = ε − E[L]
+# ('range' is discharged automatically: it is the local hypothesis pure_dp after canonicalization)
+_GIVEN = {
+    "mean_zero": Chain(Expect(L - _EL)).eq(0, by(expectation_affine, a=1, b=-_EL, X=L)),
+    "a_negative": (Chain(-eps - _EL)
+                   .eq(-eps - _KL, by(kl_is_mean_loss))
+                   .le(-eps, by(kl_nonnegative, inside=lambda w: w - eps - _KL))
+                   .lt(0, sign())),
+    "b_positive": (Chain(sp.S.Zero)
+                   .lt(eps - SHARP, sign("eps tanh(eps/2) is less than eps"))
+                   .le(eps - _KL, by(_SHARP, inside=lambda w: w + eps - SHARP - _KL))
+                   .eq(eps - _EL, by(kl_is_mean_loss))),
+}
+
+
+def make(mu: sp.Expr = MU, tau: sp.Expr = TAU) -> Theorem:
+    """The conversion with the claimed ``mu`` and ``tau`` (tests build mutants with wrong constants)."""
+    mean = (Chain(_EL)
+            .eq(_KL, by(kl_is_mean_loss))
+            .le(SHARP, by(_SHARP))
+            .le(mu, sign("the difference is eps (exp(eps) - 1)**2 / (2 (exp(eps) + 1))")))
+    start = Expect(sp.exp(lam * (L - _EL)))
+    subgaussian = Chain(start).le(
+        sp.exp(lam ** 2 * eps ** 2 / 2),
+        by(hoeffding_endpoints, X=L - _EL, a=-eps - _EL, b=eps - _EL, given=_GIVEN))
+    bound = sp.exp(lam ** 2 * tau ** 2 / 2)
+    if tau != TAU:
+        subgaussian = subgaussian.eq(bound, algebra())
+    return Theorem(
+        name="cdp_of_pure_dp_hoeffding",
+        reference="R-B11",
+        source="Dwork & Rothblum 2016, Thm 3.5, arXiv:1603.01887v2",
+        title="ε-DP implies (ε(e^ε − 1)/2, ε)-CDP",
+        notion="PureDP(eps) implies MeanConcentratedDP(mu=eps*(exp(eps)-1)/2, tau=eps)",
+        variables={eps: positive(sample_lo=0.01, sample_hi=5), lam: real(sample_lo=-10, sample_hi=10)},
+        hypotheses=(pure_dp, same_support),
+        parts=(Part("mean", le(_EL, mu), proof=mean, ground_truth=_mean_truth),
+               Part("subgaussian", le(start, bound), proof=subgaussian, ground_truth=_subgaussian_truth)),
+        numeric_points=({"eps": "0.3", "lam": "2"}, {"eps": "1.5", "lam": "-3"}, {"eps": "0.01", "lam": "40"},
+                        {"eps": "4", "lam": "0.5"}, {"eps": "1", "lam": "0"}),
+        property_examples=30,
+        tight="τ = ε as ε → 0; the mean is at most ε tanh(ε/2) < ε(e^ε − 1)/2 (R-B14).",
+    )
+
+
+theorem = make()

@@ -1,0 +1,335 @@
+r"""The trusted base of the composition theorems: the composition game, the tower rule, a few facts.
+
+These are the statements the composition results (``subgaussian_sum``,
+``cdp_composition``, ``zcdp_composition``, the advanced composition
+theorems) take without a proof chain, in the style of :mod:`theorems.foundations`:
+each is a definition or a classical fact, with its citation.
+
+Vocabulary (the objects every composition module shares)
+---------------------------------------------------------
+* ``X(i)``, ``S(k)`` — an adapted sequence and its partial sums
+  :math:`S_k=X_1+\dots+X_k`, :math:`S_0=0` (DR16 Lemma 2.2).  "Adapted" means
+  each :math:`X_i` is revealed after a *prefix* (the history up to step
+  :math:`i-1`), and :math:`S_{i-1}` is a function of that prefix.
+* ``CondMGF(Y, lam)`` — for a step-:math:`i` quantity :math:`Y`, the largest
+  conditional moment generating function over prefixes,
+  :math:`\operatorname{ess\,sup}_{\text{prefix}}\mathbb E[e^{\lambda Y}\mid\text{prefix}]`
+  (a number in :math:`(0,\infty]`).  "For every prefix, :math:`X_i` given the
+  prefix is :math:`\tau`-subgaussian" is ``CondMGF(X(i), lam) <= exp(lam**2*tau**2/2)``.
+* The DRV10 composition game (DR16 §3.1): at step :math:`i` the adversary
+  picks, from the prefix, a mechanism and a neighbouring pair; ``C(i)`` is
+  the privacy loss of that step's pair at its output, ``L_k(k)`` the composed
+  loss, ``M(i)`` = :math:`\mathbb E[C_i\mid\text{prefix}]` the step's
+  conditional mean (a random variable), ``D(k)`` = :math:`M_1+\dots+M_k` the
+  compensator, and ``Pk(k)``, ``Qk(k)`` the two views of the whole game
+  (the composed neighbouring pair).
+* ``Z`` — a standard normal random variable, :math:`Z\sim N(0,1)`.
+
+The canonical pair ``(P, Q)`` with loss ``L`` denotes, in the composition
+theorems, **any** pair the adversary may choose at any step: a hypothesis on
+it ("E[L] <= mu") is a hypothesis on the whole class.  The *lifting* axioms
+(``lift_*``) say that a bound valid for every pair of the class is valid
+for the conditional law of every step, which is how a one-pair theorem
+(``cdp_of_pure_dp_hoeffding``, ``zcdp_of_pure_dp``) feeds a composition
+theorem.  The kernel has no way to apply a theorem about the pair ``(P, Q)``
+to another pair, so this step cannot be a chain; it is stated once, here.
+
+Trusted facts: the **tower rule** for conditional expectations in two
+forms (partial sums, composed loss), additivity of expectation, the **union
+bound**, the tail condition for the composed pair (R-A6), the mean and the
+moment generating function of a standard normal variable, and the
+definitions above.  (Affine linearity of expectation with the random
+variable as a variable is ``foundations_convexity.expectation_affine``.)
+
+References
+----------
+* Dwork & Rothblum 2016, §3.1 and proofs of Lemma 2.2, Thm 3.4, arXiv:1603.01887v2.
+* Dwork, Rothblum & Vadhan 2010 (the composition game; the composed loss is the sum of the step losses).
+* Bun & Steinke 2016, proof of Lemma 2.3 (composition), arXiv:1605.02065.
+* Williams, *Probability with Martingales*, 1991, §9.7 (tower property, taking out what is known).
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from cdpsym.expr import L, a, b, eps, i, k, lam, naturals, real
+from cdpsym.expr.operators import Expect, HockeyStick, Prob
+from cdpsym.proof import Axiom, eq, le
+
+__all__ = ["Z", "X", "S", "C", "L_k", "M", "D", "Pk", "Qk", "CondMGF", "c", "Y1", "Y2",
+           "partial_sums_start", "partial_sums_step", "tower_mgf_partial_sums",
+           "composed_loss_start", "composed_loss_step", "compensator_start", "compensator_step",
+           "tower_mgf_composed", "lift_step_mean", "lift_conditional_mean", "lift_centred_mgf", "lift_mgf",
+           "union_bound", "tail_condition_composed", "expectation_additive",
+           "standard_normal_mean", "standard_normal_mgf", "AXIOMS", "normal_expectation", "to_arb"]
+
+
+def _sequence(name: str, tex_name: str) -> sp.FunctionClass:
+    """A real-valued sequence ``name(i)`` printed as ``tex_name_{i}``."""
+    return sp.Function(name, real=True,
+                       _latex=lambda self, printer, exp=None: (r"%s_{%s}" % (tex_name, printer._print(self.args[0]))
+                                                               + (f"^{{{exp}}}" if exp else "")))
+
+
+def _view(name: str) -> sp.FunctionClass:
+    return sp.Function(name, _latex=lambda self, printer, exp=None: r"%s^{(%s)}" % (name[0],
+                                                                                   printer._print(self.args[0])))
+
+
+Z = sp.Symbol("Z", real=True)  # a standard normal random variable
+X = _sequence("X", "X")  # an adapted sequence (in the composition theorems: the compensated step losses)
+S = _sequence("S", "S")  # its partial sums
+C = _sequence("C", "C")  # the privacy loss of step i of the composition game
+L_k = _sequence("L", "L")  # the composed privacy loss after k steps
+M = _sequence("M", "M")  # E[C_i | prefix], the conditional mean of step i
+D = _sequence("D", "D")  # the compensator D_k = M_1 + ... + M_k
+Pk = _view("Pk")  # the view of the k-step game on x
+Qk = _view("Qk")  # ... and on the neighbour x'
+c = sp.Symbol("c", real=True)  # a bound
+Y1 = sp.Symbol("Y_1", real=True)  # random variables in linearity / union-bound statements
+Y2 = sp.Symbol("Y_2", real=True)
+
+
+class CondMGF(sp.Function):
+    r"""``CondMGF(Y, lam)``: :math:`\operatorname{ess\,sup}_{\text{prefix}}\mathbb E[e^{\lambda Y}\mid\text{prefix}]`.
+
+    Never evaluated; positive (it bounds a conditional expectation of a
+    positive variable).  Only the tower-rule and lifting axioms relate it to
+    other quantities.
+    """
+
+    nargs = 2
+
+    @classmethod
+    def eval(cls, *args):  # noqa: D401 - sympy hook
+        return None
+
+    def _eval_is_positive(self):
+        return True
+
+    def _eval_is_real(self):
+        return True
+
+    def _latex(self, printer, exp=None):
+        y, l = self.args
+        body = (r"\sup_{\mathrm{prefix}}\mathbb{E}\left[e^{%s %s}\,\middle|\,\mathrm{prefix}\right]"
+                % (printer._print(l), printer._print(y)))
+        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
+
+
+_SOURCE_GAME = "Dwork & Rothblum 2016, §3.1, arXiv:1603.01887v2; Dwork, Rothblum & Vadhan 2010, §III"
+_SOURCE_TOWER = ("tower rule: Williams 1991, §9.7 (i), (j); "
+                 "Dwork & Rothblum 2016, proof of Lemma 2.2, arXiv:1603.01887v2")
+
+# -- partial sums (DR16 Lemma 2.2) -------------------------------------------------------------------
+
+partial_sums_start = Axiom(
+    name="partial_sums_start",
+    title="definition: the empty partial sum is 0",
+    citation="definition (Dwork & Rothblum 2016, Lemma 2.2, arXiv:1603.01887v2)",
+    relation=eq(S(0), 0),
+)
+
+partial_sums_step = Axiom(
+    name="partial_sums_step",
+    title="definition: S_i = S_{i-1} + X_i",
+    citation="definition (Dwork & Rothblum 2016, Lemma 2.2, arXiv:1603.01887v2)",
+    relation=eq(S(i), S(i - 1) + X(i)),
+    variables={i: naturals()},
+)
+
+tower_mgf_partial_sums = Axiom(
+    name="tower_mgf_partial_sums",
+    title="the **tower rule**: E[e^{λS_{i-1}} e^{λX_i}] ≤ sup_prefix E[e^{λX_i} | prefix] · E[e^{λS_{i-1}}]",
+    citation=_SOURCE_TOWER,
+    relation=le(Expect(sp.exp(lam * S(i - 1)) * sp.exp(lam * X(i))),
+                CondMGF(X(i), lam) * Expect(sp.exp(lam * S(i - 1)))),
+    variables={i: naturals(), lam: real()},
+)
+
+# -- the composition game ----------------------------------------------------------------------------
+
+composed_loss_start = Axiom(
+    name="composed_loss_start",
+    title="definition: the empty composition has privacy loss 0",
+    citation=_SOURCE_GAME,
+    relation=eq(L_k(0), 0),
+)
+
+composed_loss_step = Axiom(
+    name="composed_loss_step",
+    title="the composed privacy loss is the sum of the step losses (the adversary's coins cancel)",
+    citation=_SOURCE_GAME + "; proof of Thm 3.4",
+    relation=eq(L_k(i), L_k(i - 1) + C(i)),
+    variables={i: naturals()},
+)
+
+compensator_start = Axiom(
+    name="compensator_start",
+    title="definition: the empty compensator is 0",
+    citation="definition (Doob decomposition; Williams 1991, §12.11)",
+    relation=eq(D(0), 0),
+)
+
+compensator_step = Axiom(
+    name="compensator_step",
+    title="definition: D_i = D_{i-1} + M_i, M_i = E[C_i | prefix]",
+    citation="definition (Doob decomposition; Williams 1991, §12.11)",
+    relation=eq(D(i), D(i - 1) + M(i)),
+    variables={i: naturals()},
+)
+
+tower_mgf_composed = Axiom(
+    name="tower_mgf_composed",
+    title="the **tower rule**: E[e^{λL_{i-1}} e^{λC_i}] ≤ sup_prefix E[e^{λC_i} | prefix] · E[e^{λL_{i-1}}]",
+    citation=_SOURCE_TOWER + "; Bun & Steinke 2016, proof of Lemma 2.3, arXiv:1605.02065",
+    relation=le(Expect(sp.exp(lam * L_k(i - 1)) * sp.exp(lam * C(i))),
+                CondMGF(C(i), lam) * Expect(sp.exp(lam * L_k(i - 1)))),
+    variables={i: naturals(), lam: real()},
+)
+
+_LIFT = ("the pair chosen at step i, given any prefix, is a pair of the class; "
+         "Dwork & Rothblum 2016, §3.1 and proof of Thm 3.4, arXiv:1603.01887v2")
+
+lift_step_mean = Axiom(
+    name="lift_step_mean",
+    title="a mean bound for every pair of the class bounds the mean loss of every step",
+    citation=_LIFT + "; tower rule (Williams 1991, §9.7)",
+    relation=le(Expect(C(i)), c),
+    variables={i: naturals(), c: real()},
+    conditions=(le(Expect(L), c),),
+)
+
+lift_conditional_mean = Axiom(
+    name="lift_conditional_mean",
+    title="a mean bound for every pair of the class bounds E[C_i | prefix] for every prefix",
+    citation=_LIFT,
+    relation=le(Prob(sp.StrictGreaterThan(M(i), c)), 0),
+    variables={i: naturals(), c: real()},
+    conditions=(le(Expect(L), c),),
+)
+
+lift_centred_mgf = Axiom(
+    name="lift_centred_mgf",
+    title="a centred MGF bound for every pair of the class bounds the conditional centred MGF of every step",
+    citation=_LIFT,
+    relation=le(CondMGF(C(i) - M(i), lam), c),
+    variables={i: naturals(), lam: real(), c: real()},
+    conditions=(le(Expect(sp.exp(lam * (L - Expect(L)))), c),),
+)
+
+lift_mgf = Axiom(
+    name="lift_mgf",
+    title="an MGF bound for every pair of the class bounds the conditional MGF of every step",
+    citation=_LIFT,
+    relation=le(CondMGF(C(i), lam), c),
+    variables={i: naturals(), lam: real(), c: real()},
+    conditions=(le(Expect(sp.exp(lam * L)), c),),
+)
+
+tail_condition_composed = Axiom(
+    name="tail_condition_composed",
+    title="the hockey-stick divergence of the composed pair is at most the tail of the composed loss",
+    reference="R-A6",
+    citation="Bun & Steinke 2016, §3, arXiv:1605.02065 (the tail condition, for the pair (P^(k), Q^(k)) "
+             "whose privacy loss is L_k); " + _SOURCE_GAME,
+    relation=le(HockeyStick(eps, Pk(k), Qk(k)), Prob(sp.StrictGreaterThan(L_k(k), eps))),
+    variables={eps: real(), k: naturals()},
+)
+
+# -- probability and expectation -----------------------------------------------------------------------
+
+union_bound = Axiom(
+    name="union_bound",
+    title="the **union bound**: Pr[Y_1 + Y_2 > a + b] ≤ Pr[Y_1 > a] + Pr[Y_2 > b]",
+    citation="Boole's inequality, {Y_1 + Y_2 > a + b} ⊆ {Y_1 > a} ∪ {Y_2 > b}; e.g. Feller, Vol. I, §IV.1",
+    relation=le(Prob(sp.StrictGreaterThan(Y1 + Y2, a + b)),
+                Prob(sp.StrictGreaterThan(Y1, a)) + Prob(sp.StrictGreaterThan(Y2, b))),
+    variables={Y1: real(), Y2: real(), a: real(), b: real()},
+)
+
+expectation_additive = Axiom(
+    name="expectation_additive",
+    title="linearity of expectation: E[Y_1 + Y_2] = E[Y_1] + E[Y_2]",
+    citation="e.g. Feller, Vol. I, §IX.2",
+    relation=eq(Expect(Y1 + Y2), Expect(Y1) + Expect(Y2)),
+    variables={Y1: real(), Y2: real()},
+)
+
+def _std_normal_mgf_truth(v, dps):
+    ll = v[lam]
+    f = lambda z: mpmath.exp(ll * z - z ** 2 / 2) / mpmath.sqrt(2 * mpmath.pi)
+    return [("quadrature", mpmath.quad(f, [-mpmath.inf, ll, mpmath.inf]))]
+
+
+def _std_normal_mean_truth(v, dps):
+    f = lambda z: z * mpmath.exp(-z ** 2 / 2) / mpmath.sqrt(2 * mpmath.pi)
+    return [("quadrature", mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf]))]
+
+
+standard_normal_mean = Axiom(
+    name="standard_normal_mean",
+    title="a standard normal variable has mean 0",
+    citation="e.g. Feller, Vol. II, §II.1",
+    relation=eq(Expect(Z), 0),
+    ground_truth=_std_normal_mean_truth,
+    numeric_points=({},),
+    property_examples=1,
+)
+
+standard_normal_mgf = Axiom(
+    name="standard_normal_mgf",
+    title="the moment generating function of a standard normal variable",
+    citation="e.g. Feller, Vol. II, §XV.2",
+    relation=eq(Expect(sp.exp(lam * Z)), sp.exp(lam ** 2 / 2)),
+    variables={lam: real(sample_lo=-6, sample_hi=6)},
+    ground_truth=_std_normal_mgf_truth,
+    numeric_points=({"lam": "1.9"}, {"lam": "-2.5"}, {"lam": "0"}),
+    property_examples=12,
+)
+
+# -- a quadrature helper for the ground truths of the composition modules -------------------------------
+
+def to_arb(x):
+    """The mpmath number ``x`` as an exact Arb ball (set ``flint.ctx.prec`` first)."""
+    import flint
+
+    sign, man, exp, _ = mpmath.mpf(x)._mpf_
+    if not man:
+        return flint.arb(0)
+    m = -int(man) if sign else int(man)
+    return flint.arb(flint.fmpz(m) * flint.fmpz(2) ** exp) if exp >= 0 else flint.arb(flint.fmpq(m, 2 ** (-exp)))
+
+
+def normal_expectation(g, lo, hi, *constants):
+    r"""E[g(U, c_1, …); lo < U < hi] for U ~ N(0, 1) by Arb's rigorous quadrature (``acb.integral``), as an mpf.
+
+    ``g(u, *constants)`` takes Arb complex balls (the mpmath ``constants`` are converted exactly at the
+    working precision) and must be analytic on the interval (exponentials, polynomials).  The integral
+    is computed at the mpmath working precision plus 40 bits and refused (``ValueError``) if its
+    enclosure is wider than the working precision (relative, or absolute for values below 1).
+    """
+    import flint
+
+    old = flint.ctx.prec
+    flint.ctx.prec = mpmath.mp.prec + 40
+    try:
+        args = [to_arb(x) for x in constants]
+        integral = flint.acb.integral(lambda u, analytic: g(u, *args) * (-(u * u) / 2).exp(), to_arb(lo), to_arb(hi))
+        value = integral.real / (2 * flint.arb.pi()).sqrt()
+        man, exp = value.mid().man_exp()
+        mid = mpmath.mpf((int(man), int(exp)))
+        man_r, exp_r = value.rad().mid().man_exp()
+        if man_r and mpmath.mpf((int(man_r), int(exp_r))) > max(abs(mid), 1) * mpmath.mpf(2) ** (-mpmath.mp.prec + 4):
+            raise ValueError(f"quadrature did not reach the working precision: {value}")
+        return mid
+    finally:
+        flint.ctx.prec = old
+
+
+AXIOMS = [partial_sums_start, partial_sums_step, tower_mgf_partial_sums, composed_loss_start, composed_loss_step,
+          compensator_start, compensator_step, tower_mgf_composed, lift_step_mean, lift_conditional_mean,
+          lift_centred_mgf, lift_mgf, union_bound, tail_condition_composed, expectation_additive,
+          standard_normal_mean, standard_normal_mgf]
