@@ -22,14 +22,11 @@ Proof (DR16 Thm 3.5):
   (linearity of expectation) and lies in ``[a, b] = [−ε − E[L], ε − E[L]]``
   (the hypothesis ``pure_dp``; the kernel matches the two events after
   canonicalization), an interval of length 2ε: ``E e^{λX} <= e^{λ²(2ε)²/8}``.
-  Hoeffding's lemma needs ``a < 0 < b``, i.e. ``−ε < E[L] < ε``:
-  ``−ε − E[L] <= −ε < 0`` by **Gibbs' inequality** ``E[L] = D_KL >= 0``, and
-  ``ε − E[L] >= ε − ε tanh(ε/2) > 0`` by ``kl_of_pure_dp``.  These are proved
-  facts, and the kernel discharges a variable *domain* only by a sign
-  argument, so the lemma is cited in the form
-  ``hoeffding_lemma.with_endpoint_hypotheses``, whose hypotheses
-  ``a_negative``, ``b_positive`` take the two chains above (its last step is the
-  bridge axiom ``foundations_convexity.two_point_hoeffding_conditional``).
+  Hoeffding's lemma has the variable domains ``a < 0 < b``, i.e.
+  ``−ε < E[L] < ε``; the citation discharges them with chains from proved
+  facts (``given={"a": …, "b": …}``): ``−ε − E[L] = −ε − D_KL <= −ε < 0`` by
+  **Gibbs' inequality** ``D_KL >= 0`` (with ``E[L] = D_KL``, R-A1), and
+  ``0 < ε − ε tanh(ε/2) <= ε − D_KL = ε − E[L]`` by ``kl_of_pure_dp``.
 
 Tight: τ = ε is asymptotically tight as ε → 0 (randomized response:
 ``Var L = ε²(1 − tanh²(ε/2))``).  The mean bound is not attained: the sharp
@@ -50,7 +47,7 @@ import sympy as sp
 from cdpsym.expr import L, eps, lam, positive, real
 from cdpsym.expr.operators import KL, Expect, P, Q
 from cdpsym.proof import Chain, Part, Theorem, algebra, by, le, sign
-from theorems.hoeffding_lemma import with_endpoint_hypotheses as hoeffding_endpoints
+from theorems.hoeffding_lemma import theorem as hoeffding_lemma
 from theorems.kl_of_pure_dp import SHARP, loss_law, pure_dp, same_support, witness_pairs
 from theorems.kl_of_pure_dp import theorem as kl_of_pure_dp
 from theorems.foundations import kl_is_mean_loss
@@ -80,18 +77,21 @@ def _subgaussian_truth(v, dps):
     return out
 
 
-# Hoeffding's hypotheses at X = L − E[L], a = −ε − E[L], b = ε − E[L]
+_HOEFFDING = hoeffding_lemma.part("main")
+
+# Hoeffding's lemma at X = L − E[L], a = −ε − E[L], b = ε − E[L]: its hypothesis 'mean_zero', and the
+# domains a ∈ (−∞, 0), b ∈ (0, ∞) of its variables a and b, by chains from proved facts
 # ('range' is discharged automatically: it is the local hypothesis pure_dp after canonicalization)
 _GIVEN = {
     "mean_zero": Chain(Expect(L - _EL)).eq(0, by(expectation_affine, a=1, b=-_EL, X=L)),
-    "a_negative": (Chain(-eps - _EL)
-                   .eq(-eps - _KL, by(kl_is_mean_loss))
-                   .le(-eps, by(kl_nonnegative, inside=lambda w: w - eps - _KL))
-                   .lt(0, sign())),
-    "b_positive": (Chain(sp.S.Zero)
-                   .lt(eps - SHARP, sign("eps tanh(eps/2) is less than eps"))
-                   .le(eps - _KL, by(_SHARP, inside=lambda w: w + eps - SHARP - _KL))
-                   .eq(eps - _EL, by(kl_is_mean_loss))),
+    "a": (Chain(-eps - _EL)  # a < 0: Gibbs' inequality E[L] = D_KL >= 0
+          .eq(-eps - _KL, by(kl_is_mean_loss))
+          .le(-eps, by(kl_nonnegative, inside=lambda w: w - eps - _KL))
+          .lt(0, sign())),
+    "b": (Chain(sp.S.Zero)  # 0 < b: E[L] = D_KL <= eps tanh(eps/2) < eps
+          .lt(eps - SHARP, sign("eps tanh(eps/2) is less than eps"))
+          .le(eps - _KL, by(_SHARP, inside=lambda w: w + eps - SHARP - _KL))
+          .eq(eps - _EL, by(kl_is_mean_loss))),
 }
 
 
@@ -104,7 +104,7 @@ def make(mu: sp.Expr = MU, tau: sp.Expr = TAU) -> Theorem:
     start = Expect(sp.exp(lam * (L - _EL)))
     subgaussian = Chain(start).le(
         sp.exp(lam ** 2 * eps ** 2 / 2),
-        by(hoeffding_endpoints, X=L - _EL, a=-eps - _EL, b=eps - _EL, given=_GIVEN))
+        by(_HOEFFDING, X=L - _EL, a=-eps - _EL, b=eps - _EL, given=_GIVEN))
     bound = sp.exp(lam ** 2 * tau ** 2 / 2)
     if tau != TAU:
         subgaussian = subgaussian.eq(bound, algebra())

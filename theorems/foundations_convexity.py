@@ -1,4 +1,4 @@
-"""Trusted base, continued: convexity, linearity, Gibbs, finite KL — and one kernel bridge.
+"""Trusted base, continued: convexity, linearity, Gibbs, finite KL.
 
 Axioms cited by ``hoeffding_lemma``, ``kl_of_pure_dp``, ``antipodal_kl``,
 ``cdp_of_pure_dp_hoeffding`` and ``zcdp_of_pure_dp``.  Each is a textbook fact
@@ -20,19 +20,6 @@ Main facts
   two distributions on three atoms whose third atom has the same mass r in
   both (its term r log(r/r) vanishes, also for r = 0 by 0·log(0/0) := 0).
 
-The kernel bridge
------------------
-* ``two_point_hoeffding_conditional`` is *not* a new mathematical fact: it is
-  part ``two_point`` of ``theorems.hoeffding_lemma``, which the kernel proves
-  (Taylor's theorem) for a < 0 < b given as variable **domains**.  Here the
-  same inequality is stated with a < 0 < b as **conditions**.  The kernel
-  discharges a cited fact's domain obligations only by sign arguments, never
-  from proved facts; a condition, in contrast, is discharged by a matching
-  local hypothesis.  Instantiating Hoeffding's lemma at the centred privacy
-  loss (a = -ε - E[L], b = ε - E[L]) needs -ε < E[L] < ε, which is a proved
-  fact (Gibbs and ``kl_of_pure_dp``), not a sign fact — hence this bridge.
-  Remove it once the kernel can discharge a domain obligation with a chain.
-
 References
 ----------
 * Hoeffding 1963, *Probability inequalities for sums of bounded random variables*, JASA 58, eq. (4.16).
@@ -43,15 +30,14 @@ References
 
 from __future__ import annotations
 
-import mpmath
 import sympy as sp
 
 from cdpsym.expr import X, a, b, greater_than, lam, nonnegative, positive, r, real
 from cdpsym.expr.operators import KL, Expect, P, Prob, Q
-from cdpsym.proof import Axiom, eq, le, lt
+from cdpsym.proof import Axiom, eq, le
 
 __all__ = ["exp_chord_bound", "expectation_affine", "kl_nonnegative", "kl_three_atom_definition",
-           "two_point_hoeffding_conditional", "in_range", "AXIOMS"]
+           "in_range", "AXIOMS"]
 
 
 def in_range(lo: sp.Expr, var: sp.Expr, hi: sp.Expr) -> sp.And:
@@ -105,28 +91,4 @@ kl_three_atom_definition = Axiom(
 )
 
 
-def _two_point_truth(v, dps):
-    """E[exp(λX)] for the mean-zero law on {a, b}, summed atom by atom."""
-    lm, lo, hi = v[lam], v[a], v[b]
-    w_hi = -lo / (hi - lo)
-    return [("two-point law on {a, b}, mean 0", (1 - w_hi) * mpmath.exp(lm * lo) + w_hi * mpmath.exp(lm * hi))]
-
-
-two_point_hoeffding_conditional = Axiom(
-    name="two_point_hoeffding_conditional",
-    title="**Hoeffding's lemma** for the two-point law on {a, b} (a < 0 < b as conditions; "
-          "proved as hoeffding_lemma.two_point)",
-    reference="R-B12",
-    citation="Hoeffding 1963, eq. (4.16); Dwork & Rothblum 2016, Lemma 3.6, arXiv:1603.01887v2 — "
-             "kernel bridge, see theorems/foundations_convexity.py",
-    relation=le((b * sp.exp(lam * a) - a * sp.exp(lam * b)) / (b - a), sp.exp(lam ** 2 * (b - a) ** 2 / 8)),
-    variables={lam: real(sample_lo=-6, sample_hi=6), a: real(sample_lo=-4, sample_hi=-0.01),
-               b: real(sample_lo=0.01, sample_hi=4)},
-    conditions=(lt(a, 0), lt(0, b)),
-    ground_truth=_two_point_truth,
-    numeric_points=({"lam": "1.3", "a": "-1", "b": "3"}, {"lam": "-4", "a": "-0.2", "b": "0.7"},
-                    {"lam": "0.01", "a": "-2", "b": "2"}),
-)
-
-AXIOMS = [exp_chord_bound, expectation_affine, kl_nonnegative, kl_three_atom_definition,
-          two_point_hoeffding_conditional]
+AXIOMS = [exp_chord_bound, expectation_affine, kl_nonnegative, kl_three_atom_definition]

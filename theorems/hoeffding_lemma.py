@@ -30,14 +30,11 @@ Parts of ``theorem`` (later parts cite earlier ones):
 * ``main`` — Hoeffding's lemma (R-B12); cite it as
   ``by(theorem.part("main"), X=…, a=…, b=…, lam=…)``.
 
-``with_endpoint_hypotheses`` is a second theorem object: the same statement
-with ``a < 0`` and ``0 < b`` as *hypotheses* (``a_negative``,
-``b_positive``) instead of domains, so that a citing proof can discharge them
-with chains from proved facts.  Its last step is the axiom
-``foundations_convexity.two_point_hoeffding_conditional``, which is part
-``two_point`` with the domains restated as conditions (a kernel bridge: the
-kernel discharges domain obligations by sign arguments only).
-``cdp_of_pure_dp_hoeffding`` cites it at ``X = L − E[L]``.
+The domains ``a < 0 < b`` are discharged at a citation like any other
+obligation: by a sign argument, or by a chain from proved facts passed as
+``given={"a": chain, "b": chain}`` (``cdp_of_pure_dp_hoeffding`` cites the
+lemma at ``X = L − E[L]``, ``a = −ε − E[L]``, ``b = ε − E[L]`` and proves
+``a < 0 < b`` from Gibbs' inequality and ``kl_of_pure_dp``).
 
 Tight: the two-point law on {a, b} is extremal for the chord step; the
 constant 1/8 is attained as λ → 0 for the symmetric law on {−c, c}
@@ -54,14 +51,13 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from cdpsym.expr import X, a, b, greater_than, lam, positive, real
+from cdpsym.expr import X, a, b, lam, positive, real
 from cdpsym.expr.domains import Interval
 from cdpsym.expr.operators import Expect, Prob
-from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, eq, le, lt, taylor
-from theorems.foundations_convexity import (exp_chord_bound, expectation_affine, in_range,
-                                            two_point_hoeffding_conditional)
+from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, eq, le, taylor
+from theorems.foundations_convexity import exp_chord_bound, expectation_affine, in_range
 
-__all__ = ["theorem", "make", "with_endpoint_hypotheses", "mean_zero", "in_interval", "phi", "TWO_POINT_MGF"]
+__all__ = ["theorem", "make", "mean_zero", "in_interval", "phi", "TWO_POINT_MGF"]
 
 SOURCE = "Dwork & Rothblum 2016, Lemma 3.6, arXiv:1603.01887v2 (Hoeffding 1963, eq. 4.16)"
 
@@ -127,7 +123,7 @@ _CHORD = Expect(((b - X) * sp.exp(lam * a) + (X - a) * sp.exp(lam * b)) / (b - a
 
 
 def _chord_steps(start: sp.Expr) -> Chain:
-    """E e^{λX} <= E[chord] = c1 E[X] + c0 = c0: the steps shared by both forms of the lemma."""
+    """E e^{λX} <= E[chord] = c1 E[X] + c0 = c0: the chord bound, linearity and E X = 0."""
     return (Chain(start)
             .le(_CHORD, by(exp_chord_bound))
             .eq(_c1 * Expect(X) + _c0, by(expectation_affine, a=_c1, b=_c0))
@@ -192,27 +188,3 @@ def make(constant: sp.Expr = sp.Rational(1, 8)) -> Theorem:
 
 
 theorem = make()
-
-# -- the same lemma with a < 0 < b as hypotheses (for citations at mean-dependent endpoints) -------------------
-
-a_negative = Hypothesis(name="a_negative", title="a < 0", relation=lt(a, 0))
-b_positive = Hypothesis(name="b_positive", title="0 < b", relation=lt(0, b))
-
-with_endpoint_hypotheses = Theorem(
-    name="hoeffding_lemma_endpoint_hypotheses",
-    reference="R-B12",
-    source=SOURCE,
-    title="Hoeffding's lemma, with a < 0 < b as hypotheses",
-    notion="E[X] = 0 and a <= X <= b implies X is subgaussian((b-a)/2)",
-    variables={lam: real(sample_lo=-6, sample_hi=6), a: real(sample_lo=-4, sample_hi=-0.01),
-               b: greater_than(a), X: real()},
-    hypotheses=(mean_zero, in_interval, a_negative, b_positive),
-    parts=(Part("main", le(Expect(sp.exp(lam * X)), BOUND),
-                proof=_chord_steps(Expect(sp.exp(lam * X))).le(BOUND, by(two_point_hoeffding_conditional)),
-                ground_truth=_hoeffding_truth),),
-    numeric_points=_POINTS,
-    property_examples=40,
-    notes="identical to hoeffding_lemma except for the last step, which cites the kernel bridge "
-          "foundations_convexity.two_point_hoeffding_conditional (= hoeffding_lemma_two_point with its "
-          "domains a < 0 < b restated as conditions, discharged here by the hypotheses a_negative, b_positive).",
-)

@@ -114,10 +114,11 @@ def test_hundred_thousand_fold_against_the_full_loss_distribution(assert_agree):
 
 # -- R-F8: heterogeneous randomized response (N17) ----------------------------------------------------------
 
-N17 = [  # (eps_i, eps')
+N17 = [  # (eps_i, eps'): REFERENCE N17's three instances, plus a mixed one
     ([R(3, 10), R(7, 10), R(11, 10)], R(1, 2)),
-    ([R(1, 10)] * 6 + [R(1, 5)], R(1, 5)),
+    ([R(1, 10)] * 6, R(1, 5)),
     ([1, R(1, 5), R(1, 2), R(1, 20)], 0),
+    ([R(1, 10)] * 6 + [R(1, 5)], R(1, 5)),
 ]
 
 
@@ -139,6 +140,7 @@ def test_heterogeneous_profile_matches_enumeration(epsilons, eps_p, assert_agree
     c = compose(*(RandomizedResponse(e) for e in epsilons))
     assert isinstance(c, ComposedRandomizedResponse)
     P, Q = c.distributions(dps=DPS + 10)
+    assert len(P) == 2 ** len(epsilons)
     truth = hockey_stick_discrete(P, Q, eps_p, dps=DPS)
     assert_agree(c.delta(eps_p, dps=DPS), truth, 40)
     assert_agree(murtagh_vadhan_sum(epsilons, eps_p), truth, 40)

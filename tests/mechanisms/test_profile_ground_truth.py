@@ -5,7 +5,8 @@ from __future__ import annotations
 import sympy as sp
 from mpmath import mp
 
-from cdpsym.mechanisms import (find_crossings, hockey_stick_by_quadrature, hockey_stick_discrete, kl_discrete, product_distribution, renyi_by_quadrature, renyi_discrete)
+from cdpsym.mechanisms import (find_crossings, hockey_stick_by_quadrature, hockey_stick_discrete, kl_discrete,
+                               product_distribution, renyi_by_quadrature, renyi_discrete)
 
 DPS = 50
 

@@ -1,4 +1,5 @@
-"""cdp_of_pure_dp_hoeffding: both parts proved with all three checks; wrong μ or τ fails symbolically."""
+"""cdp_of_pure_dp_hoeffding: both parts proved with all three checks; wrong μ or τ fails symbolically;
+Hoeffding's lemma is cited directly, its endpoint domains discharged by chains from proved facts."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ import mpmath
 import pytest
 import sympy as sp
 
-from cdpsym.expr import eps
+from cdpsym.expr import L, eps
 import importlib
 
-from cdpsym.proof import symbolic_check
+from cdpsym.expr.operators import Expect
+from cdpsym.proof import Chain, by, symbolic_check
 
 cdp = importlib.import_module("theorems.cdp_of_pure_dp_hoeffding")  # the module (theorems.<name> may be the Theorem)
 kl = importlib.import_module("theorems.kl_of_pure_dp")
@@ -25,15 +27,16 @@ def test_cdp_of_pure_dp_is_proved_by_all_three_checks(report):
     assert report.verdict == "proved", report
     checks = report.checks
     assert [p["status"] for p in checks["symbolic"]["parts"]] == ["proved", "proved"]
-    assert set(checks["symbolic"]["cites"]) == {"kl_of_pure_dp", "hoeffding_lemma_endpoint_hypotheses"}
-    assert "two_point_hoeffding_conditional" in checks["symbolic"]["trusted_axioms"]
+    assert set(checks["symbolic"]["cites"]) == {"kl_of_pure_dp", "hoeffding_lemma"}
+    assert set(checks["symbolic"]["trusted_axioms"]) == {"exp_chord_bound", "expectation_affine", "kl_is_mean_loss",
+                                                          "kl_nonnegative", "taylor_lagrange"}
     assert checks["numeric"]["status"] == "passed"
     assert checks["property"]["status"] == "passed"
 
 
 def test_hoeffding_is_cited_at_the_centred_loss_with_every_hypothesis_discharged(report):
     (step,) = [s for s in report.checks["symbolic"]["steps"] if s["part"].endswith("subgaussian")]
-    assert step["method"] == "by:hoeffding_lemma_endpoint_hypotheses" and step["status"] == "proved"
+    assert step["method"] == "by:hoeffding_lemma.main" and step["status"] == "proved"
 
 
 def test_randomized_response_mean_is_the_sharp_mean():
@@ -86,7 +89,35 @@ def test_the_mean_part_also_proves_the_sharp_mean():
     assert chain.steps[1].expr == kl.SHARP
 
 
-@pytest.mark.xfail(strict=True, reason="kernel: axioms used inside given= proofs (here kl_nonnegative) are not "
-                                       "added to the citing theorem's trusted_axioms")
 def test_the_trusted_base_lists_gibbs_inequality(report):
+    # kl_nonnegative is cited only inside the given= chain for the endpoint a; it is still in the trusted base
     assert "kl_nonnegative" in report.checks["symbolic"]["trusted_axioms"]
+    (step,) = symbolic_check(cdp.theorem).parts[1].steps
+    assert "kl_nonnegative" in step.axioms
+
+
+def _hoeffding_step(given):
+    """The subgaussian step, citing Hoeffding's lemma with the given proofs ``given``, checked in context."""
+    part = cdp.theorem.part("subgaussian")
+    el = Expect(L)
+    chain = Chain(part.relation.lhs).le(part.relation.rhs,
+                                         by(cdp._HOEFFDING, X=L - el, a=-eps - el, b=eps - el, given=given))
+    (result,) = chain.check(cdp.theorem.context())
+    return result
+
+
+@pytest.mark.parametrize("endpoint", ["a", "b"])
+def test_without_its_chain_an_endpoint_domain_is_not_discharged(endpoint):
+    # a < 0 < b at a = -eps - E[L], b = eps - E[L] is not a sign fact: it needs Gibbs / kl_of_pure_dp
+    given = {k: v for k, v in cdp._GIVEN.items() if k != endpoint}
+    result = _hoeffding_step(given)
+    assert result.status != "proved"
+    assert result.detail.startswith(f"{endpoint}:")
+
+
+def test_a_given_chain_that_does_not_prove_the_domain_is_refused():
+    # E[L] <= eps - 1 is false in general: the chain's cited step fails, and so does the citation
+    el = Expect(L)
+    wrong = Chain(eps - el).le(sp.S.One, by(cdp._SHARP, inside=lambda w: w - cdp.SHARP + 1 - el + eps))
+    result = _hoeffding_step({**cdp._GIVEN, "b": wrong})
+    assert result.status == "failed"

@@ -86,8 +86,12 @@ def test_same_support_is_needed():
     assert mpmath.fsum(w * mpmath.exp(-l) for w, l in law) == mpmath.mpf(1) / 2  # same_support fails
 
 
-@pytest.mark.xfail(strict=True, reason="kernel: by(hypothesis) is accepted even when the hypothesis is not one of "
-                                       "the theorem's hypotheses (By.check never looks at ctx.facts)")
 def test_a_chain_cannot_cite_a_hypothesis_the_theorem_does_not_have():
+    # drop same_support: both parts cite it, and a hypothesis is citable only where it is in scope
     one_sided = kl.theorem.with_changes(name="kl_one_sided", hypotheses=(kl.pure_dp,))
-    assert symbolic_check(one_sided).status != "proved"
+    result = symbolic_check(one_sided)
+    assert result.status == "failed"
+    for part in result.parts:
+        bad = [s for s in part.steps if s.status == "failed"]
+        assert [s.method for s in bad] == ["by:same_support"], part
+        assert "'same_support' is not a hypothesis in scope here" in bad[0].detail
