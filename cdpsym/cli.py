@@ -1,7 +1,21 @@
-"""The ``cdpsym`` command: ``list``, ``verify``, ``latex``.
+"""The ``cdpsym`` command: ``list``, ``verify``, ``latex``; accounting: ``epsilon``, ``delta``, ``calibrate``.
 
-Exit codes: 0 success; 1 a theorem failed verification; 3 bad input (an
-unknown theorem name, a bad option) — with a one-line message, never a
+::
+
+    cdpsym epsilon "compose(k=1000, Gaussian(sensitivity=1, sigma=2))" --delta 1e-10 [--digits N] [--json]
+    cdpsym epsilon "zCDP(rho=1/2)" --delta 1e-6          # the zCDP -> DP conversions side by side
+    cdpsym delta "compose(RandomizedResponse(eps=0.1), k=1000)" --eps 2
+    cdpsym calibrate gaussian --eps 1 --delta 1e-6 [--k 500] [--sensitivity 1]   # smallest sigma, rounded up
+    cdpsym calibrate pure-dp --eps 1 --delta 1e-6 --k 500                        # largest eps0, rounded down
+
+Subjects are parsed by the claim grammar (:mod:`cdpsym.claims.grammar`) and
+numbers by the safe expression parser (:mod:`cdpsym.expr.parse`): exactly,
+``1e-10`` is 10^-10; nothing is evaluated.
+
+Exit codes: 0 success; 1 a theorem failed verification; 2 the requested
+digits could not be certified (``epsilon``/``delta``/``calibrate``); 3 bad
+input (an unknown theorem name, a bad option, a malformed subject or number,
+a parameter outside its domain) — with a one-line message, never a
 traceback.
 """
 
@@ -17,7 +31,7 @@ from cdpsym.errors import CdpsymError
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 3
+EXIT_OK, EXIT_FAILED, EXIT_UNCERTIFIED, EXIT_BAD_INPUT = 0, 1, 2, 3
 
 
 class _Parser(argparse.ArgumentParser):
@@ -47,6 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     xp = sub.add_parser("latex", help="the derivation as LaTeX")
     xp.add_argument("name", metavar="NAME")
     xp.add_argument("--standalone", action="store_true", help="a complete document (compiles with pdflatex)")
+
+    _accounting_parsers(sub)
     return p
 
 
@@ -59,6 +75,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _verify(args)
         if args.command == "latex":
             return _latex(args)
+        if args.command in ("epsilon", "delta", "calibrate"):
+            from cdpsym.errors import PrecisionError
+
+            try:
+                return _ACCOUNTING[args.command](args)
+            except PrecisionError as exc:
+                print(f"cdpsym: cannot certify: {exc}", file=sys.stderr)
+                return EXIT_UNCERTIFIED
     except CdpsymError as exc:
         print(f"cdpsym: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -193,6 +217,265 @@ def _latex(args) -> int:
         raise_bad(f"{args.name} is an axiom (cited, no derivation); `cdpsym latex` takes a theorem")
     print(thm.latex(standalone=args.standalone))
     return EXIT_OK
+
+
+# -- accounting: epsilon, delta, calibrate ------------------------------------------------------------------
+
+_SUBJECT_HELP = """\
+SUBJECT is a mechanism or a notion, e.g.
+  Gaussian(sensitivity=1, sigma=2)     Laplace(sensitivity=1, scale=1)     RandomizedResponse(eps=0.1)
+  compose(k=1000, Gaussian(1, 2))      compose(Gaussian(1, 2), Laplace(1, 3), k=10)
+  zCDP(rho=1/2)  or  0.5-zCDP          RDP(alpha=8, eps=1/2)
+  DP(eps=1)  or  1-DP                  compose(k=100, DP(eps=0.1))   (pure DP: its exact worst case,
+                                                                       randomized response, Kairouz-Oh-Viswanath)
+Numbers are exact: 1e-10, 0.25, 1/3, 2^-20, sqrt(2), exp(-20).
+"""
+
+_EPSILON_HELP = """\
+Certified epsilon for (epsilon, DELTA)-DP: a mechanism's exact least epsilon (an Arb ball, rounded up), or
+for zCDP(rho=...) the conversions side by side (CKS20, BS16, and the Gaussian witness no conversion can beat),
+or for compositions of Laplace mechanisms certified lower and upper bounds and their gap.
+
+"""
+
+_DELTA_HELP = """\
+Certified delta(EPS): the exact least delta with (EPS, delta)-DP, rounded up.
+
+"""
+
+_CALIBRATE_HELP = """\
+calibrate gaussian --eps E --delta D [--k K] [--sensitivity S]
+    the smallest sigma such that the K-fold Gaussian mechanism with sensitivity S is (E, D)-DP
+    (rounded up: any sigma at least the printed value works)
+calibrate pure-dp --eps E --delta D [--k K]
+    the largest per-step eps0 such that every K-fold composition of eps0-DP mechanisms is (E, D)-DP
+    (exact, Kairouz-Oh-Viswanath; rounded down: any eps0 at most the printed value works)
+K defaults to 1, S to 1; numbers are exact (1e-6 is 10^-6).
+"""
+
+
+def _accounting_parsers(sub) -> None:  # type: ignore[no-untyped-def]
+    fmt = argparse.RawDescriptionHelpFormatter
+
+    def common(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--digits", type=int, default=None, metavar="N",
+                            help="certified significant digits (default: the accountant's, 10)")
+        parser.add_argument("--json", action="store_true", help="print the certified result as JSON")
+
+    ep = sub.add_parser("epsilon", help="certified epsilon of a mechanism or notion at a given delta",
+                        description=_EPSILON_HELP + _SUBJECT_HELP, formatter_class=fmt)
+    ep.add_argument("subject", metavar="SUBJECT", help="a mechanism or notion (see above)")
+    ep.add_argument("--delta", required=True, metavar="D", help="delta in (0, 1), exact (1e-10 is 10^-10)")
+    common(ep)
+
+    dp = sub.add_parser("delta", help="certified delta of a mechanism at a given epsilon",
+                        description=_DELTA_HELP + _SUBJECT_HELP, formatter_class=fmt)
+    dp.add_argument("subject", metavar="SUBJECT", help="a mechanism or pure-DP notion (see above)")
+    dp.add_argument("--eps", required=True, metavar="E", help="epsilon >= 0, exact")
+    common(dp)
+
+    cp = sub.add_parser("calibrate", help="smallest Gaussian sigma / largest pure-DP eps0 for a target (eps, delta)",
+                        description=_CALIBRATE_HELP, formatter_class=fmt)
+    cp.add_argument("target", choices=["gaussian", "pure-dp"], metavar="{gaussian,pure-dp}",
+                    help="what to calibrate: the Gaussian noise sigma, or the per-step pure-DP eps0")
+    cp.add_argument("--eps", required=True, metavar="E", help="target epsilon")
+    cp.add_argument("--delta", required=True, metavar="D", help="target delta in (0, 1)")
+    cp.add_argument("--k", default="1", metavar="K", help="number of compositions (default 1)")
+    cp.add_argument("--sensitivity", default=None, metavar="S", help="sensitivity (gaussian only; default 1)")
+    common(cp)
+
+
+def _number(option: str, text: str):  # type: ignore[no-untyped-def]
+    """A command-line number, parsed exactly and safely (a Rational when it is one)."""
+    from cdpsym.expr.parse import ParseError, parse_number
+
+    try:
+        return parse_number(text)
+    except ParseError as exc:
+        raise type(exc)(f"{option} {text!r}: {exc}", text=exc.text, position=exc.position) from None
+
+
+def _count(option: str, text: str) -> int:
+    from cdpsym.claims import MAX_K
+
+    value = _number(option, text)
+    if not (value.is_Integer and 1 <= value <= MAX_K):
+        raise_bad(f"{option} must be a positive integer at most 10^9, got {option} {text}")
+    return int(value)
+
+
+def _subject(text: str):  # type: ignore[no-untyped-def]
+    from cdpsym.claims import ParseError, parse_subject
+
+    try:
+        return parse_subject(text, symbols=None)
+    except ParseError as exc:
+        raise type(exc)(f"SUBJECT {text!r}: {exc}", text=exc.text, position=exc.position) from None
+
+
+def _digits_kw(args) -> dict:  # type: ignore[no-untyped-def]
+    return {} if args.digits is None else {"digits": args.digits}
+
+
+def _pure_dp_worst_case(subject):  # type: ignore[no-untyped-def]
+    """For ``DP(eps)`` or a composition of pure-DP notions: the exact worst case, randomized response.
+
+    Every eps-DP mechanism is a post-processing of ``RandomizedResponse(eps)``, and
+    every adaptive composition of eps_i-DP mechanisms is dominated by the product of
+    the ``RandomizedResponse(eps_i)`` (Kairouz, Oh & Viswanath 2015, Thm 3.3 and 3.5,
+    arXiv:1311.0776; Murtagh & Vadhan 2016 for unequal eps_i), so the optimal
+    (epsilon, delta) of the notion is that of the randomized responses.  ``None`` when
+    *subject* is not of that form.
+    """
+    from cdpsym.claims import NotionComposition
+    from cdpsym.mechanisms import RandomizedResponse, compose
+    from cdpsym.notions import PureDP
+
+    if isinstance(subject, PureDP):
+        return RandomizedResponse(eps=subject.eps)
+    if isinstance(subject, NotionComposition):
+        parts = [_pure_dp_worst_case(p) for p in subject.parts]
+        if all(p is not None for p in parts):
+            return compose(*parts, k=subject.k)
+    return None
+
+
+def _mechanism_for(subject, command: str):  # type: ignore[no-untyped-def]
+    """``(mechanism, note)``: the mechanism to account, and a note when it stands for a notion."""
+    from cdpsym.mechanisms import Composition, Gaussian, Laplace, RandomizedResponse
+
+    if isinstance(subject, (Gaussian, Laplace, RandomizedResponse, Composition)):
+        return subject, None
+    worst = _pure_dp_worst_case(subject)
+    if worst is not None:
+        return worst, (f"every mechanism satisfying {subject!r} is dominated by {worst!r}, which attains it "
+                       "(Kairouz-Oh-Viswanath)")
+    what = ("a mechanism, zCDP(rho=...), RDP(alpha=..., eps=...), DP(eps=...) or a composition of DP(eps=...)"
+            if command == "epsilon" else "a mechanism, DP(eps=...) or a composition of DP(eps=...)")
+    raise_bad(f"cdpsym {command} takes {what}; got {subject!r}")
+    return None, None  # pragma: no cover - raise_bad raises
+
+
+def _describe(c, label: str | None = None) -> str:  # type: ignore[no-untyped-def]
+    """``epsilon <= 1.2345 (certified to 5 digits; exact: ..., rounded up)``."""
+    rel = "<=" if c.direction == "up" else ">="
+    if c.exact:
+        kind = "exact"
+    else:
+        kind = "upper bound" if c.direction == "up" else "lower bound"
+    name = label or c.quantity
+    return f"{name} {rel} {c.rounded} (certified to {c.digits} digits; {kind}: {c.method}, rounded {c.direction})"
+
+
+def _print_result(result, subject_text: str, note: str | None, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    from cdpsym.accounting import CertifiedBounds
+
+    if as_json:
+        payload = dict(result.to_json())
+        payload["subject"] = subject_text
+        if note:
+            payload["note"] = note
+        print(json.dumps(payload, indent=2))
+        return
+    if isinstance(result, CertifiedBounds):
+        print(_describe(result.lower))
+        print(_describe(result.upper))
+        print(f"gap = {result.gap} (no exact {result.upper.quantity} is known here: two-sided certified bounds)")
+    else:
+        print(_describe(result))
+    if note:
+        print(f"  ({note})")
+
+
+def _epsilon(args) -> int:  # type: ignore[no-untyped-def]
+    from cdpsym import accounting
+    from cdpsym.notions import RDP, ZCDP
+
+    subject = _subject(args.subject)
+    delta = _number("--delta", args.delta)
+    if isinstance(subject, ZCDP):
+        return _zcdp(subject, delta, args)
+    if isinstance(subject, RDP):
+        result = accounting.rdp_epsilon(alpha=subject.alpha, rdp_eps=subject.eps, delta=delta, **_digits_kw(args))
+        _print_result(result, repr(subject), None, args.json)
+        return EXIT_OK
+    mechanism, note = _mechanism_for(subject, "epsilon")
+    result = accounting.epsilon(mechanism, delta=delta, **_digits_kw(args))
+    _print_result(result, repr(subject), note, args.json)
+    return EXIT_OK
+
+
+#: the zCDP -> (eps, delta)-DP conversions, in the order printed: (key, label, what it is)
+_ZCDP_ROWS = [
+    ("cks20", "CKS20", "Canonne-Kamath-Steinke 2020: valid for every rho-zCDP mechanism"),
+    ("bs16", "BS16", "Bun-Steinke 2016, Prop. 1.3: valid for every rho-zCDP mechanism"),
+    ("exact_gaussian", "Gaussian witness",
+     "the exact epsilon of the Gaussian mechanism with this rho: no conversion can give less"),
+]
+
+
+def _zcdp(subject, delta, args) -> int:  # type: ignore[no-untyped-def]
+    from cdpsym import accounting
+
+    results = accounting.zcdp_epsilon(rho=subject.rho, delta=delta, **_digits_kw(args))
+    if args.json:
+        payload = {key: c.to_json() for key, c in results.items()}
+        payload["subject"] = repr(subject)
+        print(json.dumps(payload, indent=2))
+        return EXIT_OK
+    print(f"{subject!r} => (epsilon, delta)-DP at delta={delta}:")
+    keys = [key for key, _, _ in _ZCDP_ROWS if key in results] + [k for k in results if
+                                                                  k not in {r[0] for r in _ZCDP_ROWS}]
+    labels = {key: label for key, label, _ in _ZCDP_ROWS}
+    notes = {key: note for key, _, note in _ZCDP_ROWS}
+    width = max(len(labels.get(k, k)) for k in keys)
+    for key in keys:
+        c = results[key]
+        print(f"  {labels.get(key, key).ljust(width)}  {_describe(c)}")
+        if key in notes:
+            print(f"  {' ' * width}    ({notes[key]})")
+    return EXIT_OK
+
+
+def _delta(args) -> int:  # type: ignore[no-untyped-def]
+    from cdpsym import accounting
+
+    subject = _subject(args.subject)
+    eps = _number("--eps", args.eps)
+    mechanism, note = _mechanism_for(subject, "delta")
+    result = accounting.delta(mechanism, eps=eps, **_digits_kw(args))
+    _print_result(result, repr(subject), note, args.json)
+    return EXIT_OK
+
+
+def _calibrate(args) -> int:  # type: ignore[no-untyped-def]
+    from cdpsym import accounting
+
+    eps = _number("--eps", args.eps)
+    delta = _number("--delta", args.delta)
+    k = _count("--k", args.k)
+    if args.target == "gaussian":
+        sensitivity = _number("--sensitivity", args.sensitivity) if args.sensitivity is not None else 1
+        result = accounting.calibrate_sigma(eps=eps, delta=delta, k=k, sensitivity=sensitivity, **_digits_kw(args))
+        label = "sigma"
+        meaning = "the smallest sufficient sigma, rounded up: any sigma at least this works"
+    else:
+        if args.sensitivity is not None:
+            raise_bad("--sensitivity applies to `calibrate gaussian` only")
+        result = accounting.calibrate_eps0(eps=eps, delta=delta, k=k, **_digits_kw(args))
+        label = "eps0"
+        meaning = "the largest sufficient per-step eps0, rounded down: any eps0 at most this works"
+    if args.json:
+        payload = dict(result.to_json())
+        payload["target"] = args.target
+        print(json.dumps(payload, indent=2))
+        return EXIT_OK
+    print(f"{label} = {result.rounded} ({meaning}; certified to {result.digits} digits; "
+          f"{'exact' if result.exact else 'bound'}: {result.method})")
+    return EXIT_OK
+
+
+_ACCOUNTING = {"epsilon": _epsilon, "delta": _delta, "calibrate": _calibrate}
 
 
 def _table(header: list[str], rows: list[list[str]]) -> None:

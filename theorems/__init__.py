@@ -24,9 +24,16 @@ MODULES = [
     "kl_of_pure_dp",
     "zcdp_of_pure_dp",
     "cdp_of_pure_dp_hoeffding",
+    "subgaussian_concentration",
+    "subgaussian_sum",
+    "cdp_composition",
+    "zcdp_composition",
+    "gaussian_cdp",
+    "approx_dp_advanced_composition",
+    "approx_dp_advanced_composition_zcdp",
 ]
 
-_FOUNDATIONS = ["foundations", "foundations_convexity"]
+_FOUNDATIONS = ["foundations", "foundations_convexity", "foundations_composition"]
 
 LIBRARY = []
 AXIOMS = []
@@ -39,6 +46,9 @@ for _name in _FOUNDATIONS:
 
 for _name in MODULES:
     _mod = importlib.import_module(f"theorems.{_name}")
+    for _lemma in getattr(_mod, "LEMMAS", ()):  # lemmas a module proves on the way, listed before it
+        LIBRARY.append(_lemma)
+        globals()[_lemma.name] = _lemma
     _thm = _mod.theorem
     if _thm.name != _name:
         raise RuntimeError(f"module theorems.{_name} defines theorem {_thm.name!r}: names must agree")
@@ -49,7 +59,7 @@ for _name in MODULES:
             AXIOMS.append(_ax)
 
 
-def get(name: str):
+def get(name: str):  # noqa: D401
     """The theorem (or axiom) called *name*; a clear error for an unknown one."""
     for t in LIBRARY:
         if t.name == name:

@@ -54,7 +54,6 @@ References
 
 from __future__ import annotations
 
-import mpmath
 import sympy as sp
 
 from cdpsym.expr import L, delta_p, eps, k, lam, naturals, open_unit, positive, real

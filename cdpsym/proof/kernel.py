@@ -626,6 +626,9 @@ class Induction(Justification):
             return StepResult("failed", "induction", f"{self.var} must range over the integers >= 1")
         one = {self.var: sp.Integer(1)}
         nxt = {self.var: self.var + 1}
+        # Hypotheses that mention the induction variable (free) hold for *the* k of the statement, not for
+        # every smaller index: they are out of scope in the base case and in the inductive step.
+        ctx = Context(dict(ctx.domains), tuple(f for f in ctx.facts if not _mentions(f, self.var)))
         results = []
         if isinstance(self.base, Chain):
             results += _sub_chain(self.base, lhs.xreplace(one), op, rhs.xreplace(one), ctx)
@@ -646,6 +649,14 @@ class Induction(Justification):
         from cdpsym.render.latex import tex
 
         return r"\text{by induction on }" + tex(self.var)
+
+
+def _mentions(fact: Fact, var: sp.Symbol) -> bool:
+    """Does ``fact`` say something about ``var`` (as a free symbol, not as its own bound variable)?"""
+    if var in fact.variables:
+        return False
+    rel = fact.relation
+    return rel.lhs.has(var) or rel.rhs.has(var) or any(c.lhs.has(var) or c.rhs.has(var) for c in fact.conditions)
 
 
 def _sub_chain(sub: "Chain", want_lhs, op, want_rhs, ctx: Context) -> list[StepResult]:

@@ -162,15 +162,17 @@ class Theorem:
 
 # -- the symbolic checker ----------------------------------------------------------------------------
 
-_CACHE: dict[int, SymbolicResult] = {}
+# Keyed by the theorem object itself (identity hash): the cache keeps it alive, so an id can
+# never be reused by another theorem while its result is cached.
+_CACHE: dict["Theorem", SymbolicResult] = {}
 _IN_PROGRESS: dict[int, dict[str, PartResult]] = {}
 
 
 def symbolic_check(theorem: Theorem, stack: tuple[str, ...] = ()) -> SymbolicResult:
     """Check every part's chain; the result is cached per theorem object."""
     key = id(theorem)
-    if key in _CACHE:
-        return _CACHE[key]
+    if theorem in _CACHE:
+        return _CACHE[theorem]
     if theorem.name in stack:
         return SymbolicResult("failed", (), (), ())  # circular citation: never a proof
     stack = stack + (theorem.name,)
@@ -189,7 +191,7 @@ def symbolic_check(theorem: Theorem, stack: tuple[str, ...] = ()) -> SymbolicRes
         del _IN_PROGRESS[key]
     status = weakest(p.status for p in part_results)
     result = SymbolicResult(status, tuple(part_results), tuple(sorted(axioms)), tuple(sorted(cited)))
-    _CACHE[key] = result
+    _CACHE[theorem] = result
     return result
 
 

@@ -10,8 +10,9 @@ import sympy as sp
 from cdpsym.expr import L, eps
 import importlib
 
-from cdpsym.expr.operators import Expect
-from cdpsym.proof import Chain, by, symbolic_check
+from cdpsym.expr.operators import KL, Expect, P, Q
+from cdpsym.proof import Chain, by, sign, symbolic_check
+from theorems.foundations import kl_is_mean_loss
 
 cdp = importlib.import_module("theorems.cdp_of_pure_dp_hoeffding")  # the module (theorems.<name> may be the Theorem)
 kl = importlib.import_module("theorems.kl_of_pure_dp")
@@ -115,9 +116,19 @@ def test_without_its_chain_an_endpoint_domain_is_not_discharged(endpoint):
     assert result.detail.startswith(f"{endpoint}:")
 
 
-def test_a_given_chain_that_does_not_prove_the_domain_is_refused():
-    # E[L] <= eps - 1 is false in general: the chain's cited step fails, and so does the citation
-    el = Expect(L)
-    wrong = Chain(eps - el).le(sp.S.One, by(cdp._SHARP, inside=lambda w: w - cdp.SHARP + 1 - el + eps))
+def test_a_given_chain_with_a_false_step_is_refused():
+    # 0 < eps/2 - eps tanh(eps/2) fails for eps > 1.1: the chain has the right ends, the citation still fails
+    el, kl_div, sharp = Expect(L), KL(P, Q), cdp.SHARP
+    wrong = (Chain(sp.S.Zero)
+             .lt(eps / 2 - sharp, sign())
+             .le(eps / 2 - kl_div, by(cdp._SHARP, inside=lambda w: w + eps / 2 - sharp - kl_div))
+             .lt(eps - kl_div, sign())
+             .eq(eps - el, by(kl_is_mean_loss)))
     result = _hoeffding_step({**cdp._GIVEN, "b": wrong})
     assert result.status == "failed"
+    assert result.detail.startswith("hypothesis not met — b: the given chain fails")
+
+
+def test_the_chain_for_one_endpoint_does_not_discharge_the_other():
+    result = _hoeffding_step({**cdp._GIVEN, "b": cdp._GIVEN["a"]})
+    assert result.status != "proved"

@@ -1,4 +1,5 @@
-"""hoeffding_lemma: proved with all three checks; a wrong constant fails symbolically; the bridge is not vacuous."""
+"""hoeffding_lemma: proved with all three checks; a wrong constant fails symbolically; citing it discharges
+the endpoint domains a < 0 < b by sign arguments or by given chains."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import sympy as sp
 
 import importlib
 
-from cdpsym.expr import a, b, lam
-from cdpsym.proof import symbolic_check
+from cdpsym.expr import X, a, b, lam, positive, real, s, t
+from cdpsym.expr.operators import Expect, Prob
+from cdpsym.proof import Chain, Hypothesis, by, eq, lt, symbolic_check
+from cdpsym.proof.algebra import Context
+from theorems.foundations_convexity import in_range
 
 hoeffding_lemma = importlib.import_module("theorems.hoeffding_lemma")  # the module (theorems.<name> may be the Theorem)
 make = hoeffding_lemma.make
@@ -51,17 +55,35 @@ def test_the_later_parts_cite_the_earlier_ones():
     assert "by:hoeffding_lemma.two_point" in [s.method for s in result.parts[2].steps]
 
 
-def test_the_endpoint_hypotheses_form_is_proved_from_the_bridge_axiom():
-    report = hoeffding_lemma.with_endpoint_hypotheses.verify(property_examples=20)
-    _assert_proved(report, {"exp_chord_bound", "expectation_affine", "two_point_hoeffding_conditional"})
+_T_BELOW_S = Hypothesis(name="t_below_s", title="t < s", relation=lt(t, s))
 
 
-def test_without_the_endpoint_hypotheses_the_bridge_cannot_be_used():
-    h = hoeffding_lemma
-    bare = h.with_endpoint_hypotheses.with_changes(name="hoeffding_bare", hypotheses=(h.mean_zero, h.in_interval))
-    result = symbolic_check(bare)
-    assert result.status == "failed"
-    assert "condition" in result.parts[0].steps[-1].detail
+def _cite_main(a_value, b_value, given=None, facts=()):
+    """Cite part ``main`` at X, a = a_value, b = b_value where X has mean 0 and lies in [a_value, b_value]."""
+    in_range_here = Hypothesis(name="range_here", relation=eq(Prob(in_range(a_value, X, b_value)), 1))
+    ctx = Context({s: positive(), t: real(), lam: real(), X: real()},
+                  (hoeffding_lemma.mean_zero, in_range_here) + tuple(facts))
+    bound = sp.exp(lam ** 2 * (b_value - a_value) ** 2 / 8)
+    chain = Chain(Expect(sp.exp(lam * X))).le(
+        bound, by(hoeffding_lemma.theorem.part("main"), a=a_value, b=b_value, given=given or {}))
+    (result,) = chain.check(ctx)
+    return result
+
+
+def test_citing_the_lemma_discharges_the_endpoint_domains_by_sign_arguments():
+    assert _cite_main(-s, s).status == "proved"
+    wrong = _cite_main(s, 2 * s)  # a = s > 0: outside the domain a < 0
+    assert wrong.status == "failed" and wrong.detail.startswith("hypothesis not met — a:")
+
+
+def test_an_endpoint_domain_may_be_discharged_by_a_given_chain():
+    # a = t - s < 0 is no sign fact; it follows from the local hypothesis t < s, cited in a chain
+    a_negative = Chain(t - s).lt(0, by(_T_BELOW_S, inside=lambda w: w - s))
+    assert _cite_main(t - s, s, facts=(_T_BELOW_S,)).status != "proved"
+    assert _cite_main(t - s, s, given={"a": a_negative}, facts=(_T_BELOW_S,)).status == "proved"
+    # ... but only where that hypothesis is in scope
+    out_of_scope = _cite_main(t - s, s, given={"a": a_negative})
+    assert out_of_scope.status == "failed" and "'t_below_s' is not a hypothesis in scope here" in out_of_scope.detail
 
 
 @pytest.mark.parametrize("constant", [sp.Rational(1, 9), sp.Rational(1, 16)])

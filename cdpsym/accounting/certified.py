@@ -1,0 +1,589 @@
+r"""Certified numbers: Arb balls that enclose an exact value, rounded outward to decimals.
+
+Everything :mod:`cdpsym.accounting` returns is a :class:`Certified` (or a
+:class:`CertifiedBounds`, two of them): a python-flint ``arb`` ball that is
+*proved* to contain the exact value, plus a decimal string rounded in the safe
+direction — up for ``epsilon``, ``delta`` and ``sigma``, down for ``eps0`` —
+and the number of its significant digits that are certified.
+
+This module holds the plumbing every accountant shares:
+
+* **Inputs** (:func:`exact_input`, :func:`real_input`, :func:`to_arb`):
+  ``int``, :class:`fractions.Fraction`, sympy ``Rational``, or a decimal
+  *string* (``"1e-10"`` is exactly ``10**-10``) become exact ``fmpq``; a
+  Python ``float`` (or a sympy ``Float``) is taken at its exact binary value;
+  an irrational sympy expression (``sqrt(10)/2``, ``log(3)``) is kept and
+  enclosed in a ball by Arb at whatever precision the caller works at.
+* **Rounding** (:func:`round_ball`): the endpoint on the safe side is rounded
+  to ``digits`` significant decimal digits, away from the truth, with exact
+  integer arithmetic; the certified digits are then read off the ball's
+  other endpoint.  *Certified digits* ``d`` means: for direction ``up``,
+  ``0 <= rounded - v <= 10**(e - d + 1)`` for the exact value ``v``, ``e``
+  the decimal exponent of ``rounded`` (one unit in the ``d``-th significant
+  place); for ``down`` the same with ``v - rounded``.
+* **Escalation** (:func:`certify`): a computation is written as
+  ``compute(prec) -> arb``; it is re-run at doubled precision until the ball
+  is narrow enough for the requested digits.  A computation that cannot
+  decide something at the current precision (an Arb comparison that is
+  neither true nor false) raises :class:`NeedPrecision`.  Past
+  :data:`MAX_PREC` bits the call raises :class:`~cdpsym.errors.PrecisionError`
+  saying what could not be certified.
+
+Precision discipline: the Arb working precision is only ever set locally
+(``flint.ctx.workprec``); the global ``flint.ctx.prec`` is restored on exit.
+
+>>> c = certify("delta", lambda prec: arb(1) / 3, digits=5, method="demo", query={"x": "1/3"})
+>>> c.rounded, c.direction, c.digits, c.exact
+('0.33334', 'up', 5, True)
+>>> c.float >= 1 / 3
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Union
+
+import sympy as sp
+from flint import arb, ctx, fmpq, fmpz
+
+from cdpsym.errors import InvalidParameter, PrecisionError
+
+__all__ = [
+    "Certified",
+    "CertifiedBounds",
+    "NeedPrecision",
+    "Real",
+    "QUANTITIES",
+    "DEFAULT_DIGITS",
+    "MAX_DIGITS",
+    "MAX_PREC",
+    "exact_input",
+    "real_input",
+    "to_arb",
+    "text",
+    "check_digits",
+    "require_open_unit",
+    "require_positive",
+    "require_nonnegative",
+    "require_count",
+    "arb_to_fraction",
+    "round_ball",
+    "certify",
+    "certified_from_ball",
+    "bits_for_digits",
+    "exact_mid",
+    "prove_sign",
+    "certify_root",
+]
+
+#: the quantities a :class:`Certified` may carry, and the safe rounding direction of each
+QUANTITIES = {"epsilon": "up", "delta": "up", "sigma": "up", "eps0": "down"}
+#: significant digits certified when the caller does not ask for a number
+DEFAULT_DIGITS = 10
+#: the most significant digits a caller may ask for
+MAX_DIGITS = 1000
+#: the largest Arb working precision (bits) escalation may reach
+MAX_PREC = 1 << 15
+
+#: an exact rational (``fmpq``) or an irrational sympy number (enclosed on demand)
+Real = Union[fmpq, sp.Expr]
+
+
+class NeedPrecision(ArithmeticError):
+    """Raised inside a ``compute(prec)`` when the working precision cannot decide a comparison.
+
+    ``bits`` (optional) is the precision the computation thinks it needs.
+    """
+
+    def __init__(self, what: str = "", bits: int = 0) -> None:
+        super().__init__(what)
+        self.what = what
+        self.bits = bits
+
+
+# -- inputs ------------------------------------------------------------------------------------------
+
+def _fmpq(fraction: Fraction) -> fmpq:
+    return fmpq(fraction.numerator, fraction.denominator)
+
+
+def exact_input(value: object, name: str) -> fmpq:
+    """*value* as an exact ``fmpq``; irrational or symbolic values raise :class:`InvalidParameter`.
+
+    >>> exact_input("1e-10", "delta") == fmpq(1, 10**10)
+    True
+    >>> exact_input(0.5, "eps"), exact_input(Fraction(1, 3), "eps"), exact_input(sp.Rational(2, 7), "eps")
+    (1/2, 1/3, 2/7)
+    >>> exact_input("abc", "delta")
+    Traceback (most recent call last):
+    ...
+    cdpsym.errors.InvalidParameter: delta must be a number (int, Fraction, sympy Rational, float or decimal string), got delta='abc'
+    """
+    x = real_input(value, name)
+    if not isinstance(x, fmpq):
+        raise InvalidParameter(f"{name} must be rational here (int, Fraction, sympy Rational, float or decimal "
+                               f"string), got {name}={x}")
+    return x
+
+
+def real_input(value: object, name: str) -> Real:
+    """*value* as an exact ``fmpq`` when it is rational, else as a (numeric, real) sympy expression."""
+    if isinstance(value, fmpq):
+        return value
+    if isinstance(value, bool):
+        raise InvalidParameter(f"{name} must be a number, got {name}={value!r}")
+    if isinstance(value, (int, fmpz)):
+        return fmpq(int(value), 1)
+    if isinstance(value, Fraction):
+        return _fmpq(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidParameter(f"{name} must be finite, got {name}={value!r}")
+        return _fmpq(Fraction(value))
+    if isinstance(value, str):
+        try:
+            return _fmpq(Fraction(value.strip()))
+        except (ValueError, ZeroDivisionError):
+            raise InvalidParameter(f"{name} must be a number (int, Fraction, sympy Rational, float or decimal "
+                                   f"string), got {name}={value!r}") from None
+    if isinstance(value, sp.Basic):
+        if isinstance(value, sp.Rational):
+            return fmpq(int(value.p), int(value.q))
+        if isinstance(value, sp.Float):
+            if not value.is_finite:
+                raise InvalidParameter(f"{name} must be finite, got {name}={value}")
+            exact = sp.Rational(value)  # the exact binary value
+            return fmpq(int(exact.p), int(exact.q))
+        if value.free_symbols:
+            raise InvalidParameter(f"{name} is symbolic ({name}={value}); a certified number needs a number")
+        if value.is_extended_real is False or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+            raise InvalidParameter(f"{name} must be a finite real number, got {name}={value}")
+        try:
+            _sympy_arb(value, 64)
+        except InvalidParameter:
+            raise
+        except Exception:
+            raise InvalidParameter(f"{name}={value} cannot be enclosed in ball arithmetic") from None
+        return value
+    raise InvalidParameter(f"{name} must be a number (int, Fraction, sympy Rational, float or decimal string), "
+                           f"got {name}={value!r}")
+
+
+@functools.lru_cache(maxsize=2048)
+def _sympy_arb(expr: sp.Expr, prec: int) -> arb:
+    from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
+
+    try:
+        with ArbContext(prec) as context:
+            value = evaluate(expr, {}, context)
+            value = arb(value)
+    except (NotEvaluable, ZeroDivisionError, ValueError, TypeError) as exc:
+        raise InvalidParameter(f"cannot enclose {expr} in ball arithmetic: {exc}") from None
+    if not value.is_finite():
+        raise InvalidParameter(f"{expr} is not a finite real number")
+    return value
+
+
+def to_arb(x: Real) -> arb:
+    """A ball containing *x* at the current Arb precision (exact when *x* is a dyadic rational)."""
+    if isinstance(x, fmpq):
+        return arb(x)
+    return _sympy_arb(x, ctx.prec)
+
+
+def text(value: object) -> str:
+    """How an input is echoed in ``Certified.query``: strings as given, numbers exactly."""
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, Fraction):
+        return str(value)
+    return str(value)
+
+
+def _decide(x: Real, op: str, bound: int) -> bool | None:
+    """``x op bound`` decided exactly (rational) or by Arb (irrational); ``None`` if undecidable."""
+    if isinstance(x, fmpq):
+        return {"<": x < bound, "<=": x <= bound, ">": x > bound, ">=": x >= bound}[op]
+    for prec in (64, 256, 1024):
+        with ctx.workprec(prec):
+            b = to_arb(x)
+            yes = {"<": b < bound, "<=": b <= bound, ">": b > bound, ">=": b >= bound}[op]
+            no = {"<": b >= bound, "<=": b > bound, ">": b <= bound, ">=": b < bound}[op]
+        if yes:
+            return True
+        if no:
+            return False
+    return None
+
+
+def require_open_unit(x: Real, name: str) -> None:
+    """``0 < x < 1`` or :class:`InvalidParameter`."""
+    if not (_decide(x, ">", 0) and _decide(x, "<", 1)):
+        raise InvalidParameter(f"{name} must be in (0, 1), got {name}={x}")
+
+
+def require_positive(x: Real, name: str) -> None:
+    """``x > 0`` or :class:`InvalidParameter`."""
+    if not _decide(x, ">", 0):
+        raise InvalidParameter(f"{name} must be positive, got {name}={x}")
+
+
+def require_nonnegative(x: Real, name: str) -> None:
+    """``x >= 0`` or :class:`InvalidParameter`."""
+    if not _decide(x, ">=", 0):
+        raise InvalidParameter(f"{name} must be non-negative, got {name}={x}")
+
+
+def require_count(value: object, name: str = "k") -> int:
+    """A positive integer (``int``, integral ``Fraction``/sympy/string) or :class:`InvalidParameter`."""
+    x = real_input(value, name)
+    if not isinstance(x, fmpq) or x.q != 1 or x.p < 1:
+        raise InvalidParameter(f"{name} must be a positive integer, got {name}={text(value)}")
+    return int(x.p)
+
+
+def check_digits(digits: object) -> int:
+    """*digits* if it is a usable number of significant digits (1 … :data:`MAX_DIGITS`)."""
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS:
+        raise InvalidParameter(f"digits must be an integer in [1, {MAX_DIGITS}], got digits={digits!r}")
+    return digits
+
+
+def bits_for_digits(digits: int) -> int:
+    """A starting working precision (bits) for *digits* significant decimal digits."""
+    return int(digits * 3.33) + 30
+
+
+# -- rounding ------------------------------------------------------------------------------------------
+
+def arb_to_fraction(x: arb) -> Fraction:
+    """The exact value of an *exact* ball (an endpoint from ``lower()``/``upper()``) as a Fraction."""
+    if not x.is_finite():
+        raise PrecisionError(f"the enclosure {x.str(5, radius=True)} is not finite")
+    man, exp = x.mid().man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * (1 << exp), 1) if exp >= 0 else Fraction(man, 1 << -exp)
+
+
+def _exponent10(x: Fraction) -> int:
+    """``floor(log10(x))`` for ``x > 0``, exactly."""
+    estimate = math.floor((x.numerator.bit_length() - x.denominator.bit_length()) * math.log10(2))
+    e = estimate
+    while Fraction(10) ** e > x:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= x:
+        e += 1
+    return e
+
+
+def _round_sig(x: Fraction, digits: int, up: bool) -> Fraction:
+    """*x* rounded to *digits* significant digits towards ``+inf`` (*up*) or ``-inf``."""
+    if x == 0:
+        return x
+    e = _exponent10(abs(x))
+    scale = Fraction(10) ** (e - digits + 1)
+    q = x / scale
+    n = -((-q.numerator) // q.denominator) if up else q.numerator // q.denominator
+    return n * scale
+
+
+def _decimal_string(x: Fraction, digits: int) -> str:
+    """A short decimal rendering of *x* (which has at most *digits* significant digits); no trailing zeros."""
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    x = abs(x)
+    e = _exponent10(x)
+    n = x / Fraction(10) ** (e - digits + 1)
+    if n.denominator != 1:  # cannot happen for a value from _round_sig
+        raise ArithmeticError(f"{x} has more than {digits} significant digits")
+    mantissa = str(n.numerator).rstrip("0") or "0"
+    if -5 <= e < 16:
+        if e >= 0:
+            whole = mantissa[: e + 1].ljust(e + 1, "0")
+            frac = mantissa[e + 1:]
+        else:
+            whole, frac = "0", "0" * (-e - 1) + mantissa
+        return sign + (f"{whole}.{frac}" if frac else whole)
+    body = mantissa[0] + ("." + mantissa[1:] if len(mantissa) > 1 else "")
+    return f"{sign}{body}e{e:+03d}" if e < 0 else f"{sign}{body}e+{e:02d}"
+
+
+def round_ball(ball: arb, digits: int, direction: str) -> tuple[Fraction, str, int]:
+    """``(rounded value, its decimal string, certified digits)`` for *ball* rounded in *direction*.
+
+    ``up`` rounds the upper endpoint up to *digits* significant digits (so the
+    result is ``>=`` every point of the ball); ``down`` rounds the lower
+    endpoint down.  The certified digits are the largest ``d <= digits`` such
+    that the ball's far endpoint is within one unit of the ``d``-th significant
+    digit of the rounded value (``0`` when even the first digit is not certain).
+
+    >>> round_ball(arb(2) / 3, 4, "up")[1:], round_ball(arb(2) / 3, 4, "down")[1:]
+    (('0.6667', 4), ('0.6666', 4))
+    >>> round_ball(arb("1e-300"), 3, "up")[1]
+    '1.01e-300'
+    """
+    if direction not in ("up", "down"):
+        raise ValueError(f"direction must be 'up' or 'down', got {direction!r}")
+    if not ball.is_finite() or ball.is_nan():
+        return Fraction(0), "nan", 0
+    lower, upper = arb_to_fraction(ball.lower()), arb_to_fraction(ball.upper())
+    up = direction == "up"
+    value = _round_sig(upper if up else lower, digits, up)
+    error = (value - lower) if up else (upper - value)
+    if value == 0:
+        certified = digits if error == 0 else 0
+    elif error == 0:
+        certified = digits
+    else:
+        e = _exponent10(abs(value))
+        # largest d with error <= 10**(e - d + 1)
+        certified = e + 1 - _ceil_log10(error)
+        certified = max(0, min(digits, certified))
+    return value, _decimal_string(value, digits), certified
+
+
+def _ceil_log10(x: Fraction) -> int:
+    """``ceil(log10(x))`` for ``x > 0``, exactly."""
+    e = _exponent10(x)
+    return e if Fraction(10) ** e == x else e + 1
+
+
+# -- the value objects ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Certified:
+    """A proved enclosure of one exact quantity, with its safe decimal rounding.
+
+    * ``quantity``: ``"epsilon"``, ``"delta"``, ``"sigma"`` or ``"eps0"``;
+    * ``ball``: a ``flint.arb`` proved to contain the value;
+    * ``rounded``: decimal string, rounded ``direction`` (up for ε, δ, σ; down for eps0)
+      from the ball, so it is on the safe side of the exact value;
+    * ``digits``: certified significant digits of ``rounded`` (see :func:`round_ball`);
+    * ``method``: how the ball was obtained; ``query``: the inputs, as strings;
+    * ``exact``: ``True`` when the enclosed value is the exact optimum (e.g. the
+      least ε of the mechanism), ``False`` when it is a valid bound (e.g. a
+      zCDP → (ε,δ) conversion).
+    """
+
+    quantity: str
+    ball: arb
+    rounded: str
+    direction: str
+    digits: int
+    method: str
+    query: Mapping[str, str] = field(default_factory=dict)
+    exact: bool = True
+
+    @property
+    def value(self) -> Fraction:
+        """``rounded`` as an exact Fraction."""
+        return Fraction(self.rounded)
+
+    @property
+    def float(self) -> float:
+        """``rounded`` as a float, still on the safe side (the next float outward when inexact)."""
+        exact = self.value
+        up = self.direction == "up"
+        try:
+            f = float(exact)
+        except OverflowError:
+            return math.inf if up else math.nextafter(math.inf, 0.0)
+        if up and Fraction(f) < exact:
+            f = math.nextafter(f, math.inf)
+        elif not up and Fraction(f) > exact:
+            f = math.nextafter(f, -math.inf)
+        return f
+
+    @property
+    def lower(self) -> str:
+        """The ball's lower endpoint rounded down (a decimal string, 20 digits)."""
+        return round_ball(self.ball, 20, "down")[1]
+
+    @property
+    def upper(self) -> str:
+        """The ball's upper endpoint rounded up (a decimal string, 20 digits)."""
+        return round_ball(self.ball, 20, "up")[1]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (the ball as decimal endpoints rounded outward and as Arb's own string)."""
+        return {
+            "quantity": self.quantity,
+            "rounded": self.rounded,
+            "direction": self.direction,
+            "digits": self.digits,
+            "method": self.method,
+            "query": dict(self.query),
+            "exact": self.exact,
+            "ball": {"lower": self.lower, "upper": self.upper, "arb": self.ball.str(30, radius=True)},
+        }
+
+    def __str__(self) -> str:
+        sign = "<=" if self.direction == "up" else ">="
+        return f"{self.quantity} {sign} {self.rounded} ({self.digits} certified digits; {self.method})"
+
+    def __repr__(self) -> str:
+        return (f"Certified(quantity={self.quantity!r}, rounded={self.rounded!r}, direction={self.direction!r}, "
+                f"digits={self.digits}, method={self.method!r}, exact={self.exact})")
+
+
+@dataclass(frozen=True)
+class CertifiedBounds:
+    """Two-sided certified bounds ``lower <= v <= upper`` where the exact value is not pinned down.
+
+    ``lower`` is a :class:`Certified` rounded *down* (a proved lower bound),
+    ``upper`` one rounded *up*; ``gap`` is ``upper.rounded - lower.rounded``
+    as a decimal string (exact difference of the two decimals).
+    """
+
+    lower: Certified
+    upper: Certified
+
+    @property
+    def gap(self) -> str:
+        diff = Fraction(self.upper.rounded) - Fraction(self.lower.rounded)
+        if diff == 0:
+            return "0"
+        digits = max(len(self.lower.rounded), len(self.upper.rounded)) + 5
+        return _decimal_string(_round_sig(diff, digits, True), digits)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"lower": self.lower.to_json(), "upper": self.upper.to_json(), "gap": self.gap}
+
+    def __str__(self) -> str:
+        return (f"{self.lower.rounded} <= {self.upper.quantity} <= {self.upper.rounded} "
+                f"({self.lower.method} / {self.upper.method})")
+
+
+# -- escalation -----------------------------------------------------------------------------------------
+
+def certified_from_ball(quantity: str, ball: arb, digits: int, method: str, query: Mapping[str, str],
+                        exact: bool = True, direction: str | None = None) -> Certified | None:
+    """A :class:`Certified` from *ball* if it certifies *digits* digits, else ``None``."""
+    direction = direction or QUANTITIES[quantity]
+    _, rounded, got = round_ball(ball, digits, direction)
+    if got < digits:
+        return None
+    return Certified(quantity, ball, rounded, direction, got, method, dict(query), exact)
+
+
+def certify(quantity: str, compute: Callable[[int], arb], *, digits: int = DEFAULT_DIGITS, method: str,
+            query: Mapping[str, str], exact: bool = True, direction: str | None = None,
+            start_prec: int | None = None, what: str | None = None) -> Certified:
+    """Run ``compute(prec)`` at rising Arb precision until its ball certifies *digits* digits.
+
+    ``compute`` is called inside ``flint.ctx.workprec(prec)`` and must return
+    a ball that provably contains the exact value (or raise
+    :class:`NeedPrecision`).  The precision at least doubles each round, and
+    jumps to what the ball's relative accuracy says is needed.  Raises
+    :class:`~cdpsym.errors.PrecisionError` beyond :data:`MAX_PREC` bits.
+    """
+    check_digits(digits)
+    if quantity not in QUANTITIES:
+        raise ValueError(f"unknown quantity {quantity!r}")
+    prec = start_prec or bits_for_digits(digits)
+    want = bits_for_digits(digits)
+    last = "no enclosure"
+    while True:
+        hint = 0
+        try:
+            with ctx.workprec(prec):
+                ball = compute(prec)
+            result = certified_from_ball(quantity, ball, digits, method, query, exact, direction)
+            if result is not None:
+                return result
+            last = f"enclosure {ball.str(10, radius=True)}"
+            accuracy = ball.rel_accuracy_bits() if ball.is_finite() else -prec
+            if accuracy < want:
+                hint = prec + (want - max(accuracy, -prec)) + 16
+        except NeedPrecision as exc:
+            last = exc.what or "an undecided comparison"
+            hint = exc.bits
+        if prec >= MAX_PREC:
+            raise PrecisionError(f"could not certify {digits} digits of {what or quantity} within {MAX_PREC} bits "
+                                 f"of working precision (last: {last})")
+        prec = min(MAX_PREC, max(2 * prec, hint))
+
+
+# -- certified roots of monotone functions -----------------------------------------------------------------
+
+def exact_mid(x: arb) -> arb:
+    """The midpoint of *x* as an exact ball (radius 0): a dyadic point to evaluate at."""
+    return arb(x.mid())
+
+
+def prove_sign(f: Callable[[arb], arb], x: arb, prec: int, what: str = "the function") -> tuple[int, int]:
+    """``(sign, prec)``: the sign (``+1``/``-1``) of ``f(x)`` *proved* in ball arithmetic.
+
+    ``f`` is evaluated inside ``ctx.workprec(p)`` for ``p = prec, 2 prec, …``
+    until the ball excludes zero; :class:`~cdpsym.errors.PrecisionError` past
+    :data:`MAX_PREC` (``f(x)`` is then zero or too close to it to decide).
+    Returns the precision that decided, so callers can start there next time.
+    """
+    p = prec
+    while True:
+        with ctx.workprec(p):
+            try:
+                value = f(x)
+            except NeedPrecision:
+                value = arb.nan()
+            if value > 0:
+                return 1, p
+            if value < 0:
+                return -1, p
+        if p >= MAX_PREC:
+            raise PrecisionError(f"could not decide the sign of {what} at {x.str(15)} within {MAX_PREC} bits")
+        p = min(MAX_PREC, 2 * p)
+
+
+def certify_root(f: Callable[[arb], arb], newton: Callable[[arb], arb], guess: arb, *, decreasing: bool,
+                 accept: Callable[[arb, arb], Any], digits: int, what: str, prec: int | None = None) -> Any:
+    """Prove a bracket ``lo < x* < hi`` around the root of a strictly monotone *f* and hand it to *accept*.
+
+    * ``f(x)`` returns a ball containing the exact function value at the exact
+      point ``x`` (evaluated at the current Arb precision);
+    * ``newton(x)`` returns an improved *estimate* (any method; it is never
+      trusted — only the signs of ``f`` at the bracket ends are);
+    * ``guess`` is a starting estimate, assumed positive (the bracket is
+      relative: ``x(1 ∓ 2^-b)``);
+    * ``accept(lo, hi)`` builds the result from the proved bracket, or returns
+      ``None`` when the bracket is too wide to certify the requested digits
+      (then the bracket is narrowed and re-proved).
+
+    The root is *proved* to lie in ``(lo, hi)``: ``f(lo)`` and ``f(hi)`` have
+    opposite signs (``f(lo) > 0 > f(hi)`` when *decreasing*), and a strictly
+    monotone continuous function has its only root between them.
+    """
+    p = prec or bits_for_digits(digits) + 20
+    bits = bits_for_digits(digits) + 6
+    x = exact_mid(guess)
+    for _ in range(40):
+        with ctx.workprec(p):
+            for _ in range(2):
+                step = newton(x)
+                if not step.is_finite() or not step > 0:
+                    break
+                x = exact_mid(step)
+            width = x * arb(2) ** (-bits)
+            lo, hi = exact_mid(x - width), exact_mid(x + width)
+        s_lo, p_lo = prove_sign(f, lo, p, what)
+        s_hi, p_hi = prove_sign(f, hi, p, what)
+        expected = (1, -1) if decreasing else (-1, 1)
+        if (s_lo, s_hi) == expected:
+            result = accept(lo, hi)
+            if result is not None:
+                return result
+            bits += 12  # the bracket straddles a rounding boundary: narrow it
+            p = max(p, p_lo, p_hi) + 40
+        else:  # the estimate is not yet inside the bracket: refine at higher precision
+            p = max(p, p_lo, p_hi) + 32
+        if p > MAX_PREC:
+            break
+    raise PrecisionError(f"could not certify {digits} digits of {what} within {MAX_PREC} bits of working precision")

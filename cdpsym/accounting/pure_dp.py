@@ -1,0 +1,514 @@
+r"""Certified optimal composition of pure-DP mechanisms (randomized response), R-F7 and R-F8.
+
+The k-fold adaptive composition of ``ε0``-DP mechanisms is exactly as private
+as ``k``-fold randomized response ``RR_{ε0}^{⊗k}`` (Kairouz–Oh–Viswanath;
+R-F7), whose privacy loss is ``l_i = (2i - k) ε0`` with probability
+``b_i = C(k,i) p^i q^(k-i)``, ``p = e^{ε0}/(1+e^{ε0})``, ``q = 1 - p``.  Writing
+``b'_i = C(k,i) q^i p^(k-i) = b_i e^{-l_i}`` (the same atom under the
+neighbouring distribution), the exact profile is piecewise smooth:
+
+.. math:: \delta(\varepsilon')=\sum_{i:\,l_i>\varepsilon'} b_i\big(1-e^{\varepsilon'-l_i}\big)
+          = A_j - e^{\varepsilon'} B_j\quad\text{on } [l_{j-1}, l_j],\qquad
+          A_j=\sum_{i\ge j}b_i,\ B_j=\sum_{i\ge j}b'_i,
+
+so on the right segment the inverse is closed-form, ``ε' = log((A_j - δ)/B_j)``.
+
+How it is computed (all in Arb ball arithmetic):
+
+* **Only the terms that matter.**  One term is computed from log-gamma
+  (``log C(k,i)`` with ``lgamma`` — no overflow at ``k = 10^7``), the others
+  by the exact ratio recurrences ``b_{i+1}/b_i = (k-i)/(i+1) · e^{ε0}``,
+  ``b'_{i+1}/b'_i = (k-i)/(i+1) · e^{-ε0}``.  The walk stops once the rest
+  of the tail is negligible; the rest is *bounded*, not dropped: the ratios
+  decrease in ``i``, so ``Σ_{t>e} b_t <= b_e ρ_e/(1-ρ_e)`` and that bound is
+  added to the ball.  Cost: ``O(√(k · bits))`` terms beyond the mode (a
+  few hundred for ``k = 1000``, about ``10^4`` for ``k = 10^7``), never more
+  than ``O(k)``.
+* ``δ(ε')`` is summed in the positive form ``Σ b_i (1 - e^{ε'-l_i})_+``
+  (``expm1`` where the weight is small): nothing cancels.
+* ``ε(δ)``: a cheap estimate of the segment (a geometric approximation of
+  the tail), one walk from just below it, a search of the segment among the
+  suffix sums, then the closed form; the segment is *proved* by checking
+  ``l_{j-1} < ε' <= l_j`` in ball arithmetic (``δ`` is continuous and
+  decreasing, and equals ``A_j - e^{ε'} B_j`` on that segment).  ``δ(0) <= δ``
+  gives ``ε = 0``.
+* **Heterogeneous** ``ε_i`` (R-F8, Murtagh–Vadhan): exact dynamic programming
+  over the privacy-loss distribution, in Arb, merging equal losses exactly
+  (the ``ε_i`` must be rational — ints, fractions, decimal strings, floats at
+  their binary value).  It is exact always and feasible while the number of
+  distinct losses stays at most :data:`MAX_ATOMS` (``2**16``): about
+  ``k <= 16`` for generic distinct ``ε_i``, far more when they repeat or lie
+  on a common grid (a group of ``c`` equal ``ε`` adds only ``c + 1`` atoms).
+  Beyond that :class:`~cdpsym.errors.InvalidParameter` is raised (computing
+  OptComp exactly is #P-complete, MV16).
+
+References: Kairouz, Oh & Viswanath 2015, Thm 3.3, arXiv:1311.0776;
+Murtagh & Vadhan 2016, Thm 1.5 (numbering unchecked), arXiv:1507.03113.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
+from flint import arb, ctx, fmpq
+
+from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, NeedPrecision, Real, bits_for_digits,
+                                         certify, to_arb)
+from cdpsym.errors import InvalidParameter
+
+__all__ = ["rr_delta", "rr_epsilon", "homogeneous_delta_ball", "MAX_ATOMS", "METHOD_HOMOGENEOUS",
+           "METHOD_HETEROGENEOUS"]
+
+MAX_ATOMS = 1 << 16
+METHOD_HOMOGENEOUS = "optimal composition (KOV15 Thm 3.3, R-F7): binomial tail sums in Arb"
+METHOD_HETEROGENEOUS = "optimal composition (MV16, R-F8): exact privacy-loss distribution in Arb"
+
+Groups = Sequence[tuple[Real, int]]
+
+
+# -- homogeneous: the binomial walk ------------------------------------------------------------------------
+
+def _logs(eps0: arb) -> tuple[arb, arb]:
+    """``(log p, log q)`` for ``p = e^ε0/(1+e^ε0)``, without cancellation."""
+    return -(-eps0).exp().log1p(), -eps0.exp().log1p()
+
+
+def _terms_at(k: int, i: int, eps0: arb) -> tuple[arb, arb]:
+    """``(b_i, b'_i)`` from log-gamma, at the current precision plus what ``lgamma`` of ``k`` needs."""
+    extra = 2 * max(1, k.bit_length()) + 10
+    with ctx.workprec(ctx.prec + extra):
+        log_p, log_q = _logs(eps0)
+        lc = arb(k + 1).lgamma() - arb(i + 1).lgamma() - arb(k - i + 1).lgamma()
+        b = (lc + i * log_p + (k - i) * log_q).exp()
+        bp = (lc + i * log_q + (k - i) * log_p).exp()
+    return +b, +bp
+
+
+def _tail_bound(term: arb, ratio: arb) -> arb:
+    """A ball ``[0, term ρ/(1-ρ)]`` bounding ``Σ_{t>=1} term ρ^t`` (``ρ < 1`` must hold)."""
+    if not ratio < 1:
+        raise NeedPrecision("a tail ratio is not provably below 1")
+    bound = (term * ratio / (1 - ratio)).upper()
+    return arb(bound / 2, bound / 2)
+
+
+def _log_float(x: arb) -> float:
+    """``log x`` as a float (``-inf`` unless ``x`` is provably positive); never under- or overflows."""
+    if not x > 0:
+        return -math.inf
+    return float(x.log().mid())
+
+
+class _Window:
+    """The terms ``(b_i, b'_i)`` for ``i`` in ``[s, e]`` and proved bounds on their tails beyond ``e``.
+
+    The walk goes up from ``s`` by the ratio recurrences and stops (checked
+    every 8 terms) once both tail bounds are below ``2^-trunc_bits`` of the
+    largest term seen; the tails are then bounded rigorously
+    (:func:`_tail_bound`), so truncation only costs accuracy, never soundness.
+    """
+
+    def __init__(self, k: int, eps0: arb, s: int, trunc_bits: int) -> None:
+        self.k, self.eps0, self.s = k, eps0, s
+        self.r, self.rinv = eps0.exp(), (-eps0).exp()
+        r, rinv = self.r, self.rinv
+        rf = math.exp(float(eps0.mid()))
+        b, bp = _terms_at(k, s, eps0)
+        terms_b, terms_bp = [b], [bp]
+        ref_a, ref_b = _log_float(b), _log_float(bp)
+        drop = trunc_bits * math.log(2) + 5
+        i = s
+        while i < k:
+            c = arb(k - i) / (i + 1)
+            b = b * c * r
+            bp = bp * c * rinv
+            i += 1
+            terms_b.append(b)
+            terms_bp.append(bp)
+            if i % 8 == 0 and i < k:
+                fr = (k - i) / (i + 1)
+                ra, rb = fr * rf, fr / rf
+                la = _log_float(b)
+                ref_a = max(ref_a, la)
+                if (ra < 0.99999 and rb < 0.99999 and la + math.log(ra / (1 - ra)) < ref_a - drop
+                        and _log_float(bp) + math.log(rb / (1 - rb)) < ref_b - drop):
+                    break
+        self.b, self.bp, self.e = terms_b, terms_bp, i
+        if i >= k:
+            self.tail_a = self.tail_b = arb(0)
+        else:
+            c = arb(k - i) / (i + 1)
+            self.tail_a = _tail_bound(b, c * r)
+            self.tail_b = _tail_bound(bp, c * rinv)
+        self._suffix: tuple[list[arb], list[arb]] | None = None
+
+    def extend_down(self, steps: int) -> None:
+        """Prepend ``steps`` terms below ``s`` (``b_{i-1} = b_i i/((k-i+1) e^ε0)``)."""
+        b, bp = self.b[0], self.bp[0]
+        new_b, new_bp = [], []
+        i = self.s
+        for _ in range(min(steps, self.s)):
+            c = arb(i) / (self.k - i + 1)
+            b = b * c * self.rinv
+            bp = bp * c * self.r
+            i -= 1
+            new_b.append(b)
+            new_bp.append(bp)
+        self.b = new_b[::-1] + self.b
+        self.bp = new_bp[::-1] + self.bp
+        self.s = i
+        self._suffix = None
+
+    def suffix(self) -> tuple[list[arb], list[arb]]:
+        """``A_j``, ``B_j`` for ``j = s … e`` (at index ``j - s``), tails included."""
+        if self._suffix is None:
+            n = len(self.b)
+            a_sums, b_sums = [arb(0)] * n, [arb(0)] * n
+            sa, sb = self.tail_a, self.tail_b
+            for t in range(n - 1, -1, -1):
+                sa = sa + self.b[t]
+                sb = sb + self.bp[t]
+                a_sums[t], b_sums[t] = sa, sb
+            self._suffix = (a_sums, b_sums)
+        return self._suffix
+
+
+def _lower_tail(k: int, eps0: arb, top: int, trunc_bits: int) -> arb:
+    """A ball containing ``Σ_{i<=top} b_i`` for ``top`` below the mode (walk down, tail bounded)."""
+    if top < 0:
+        return arb(0)
+    rinv = (-eps0).exp()
+    rf = math.exp(float(eps0.mid()))
+    b, _ = _terms_at(k, top, eps0)
+    total = b
+    ref = _log_float(b)
+    drop = trunc_bits * math.log(2) + 5
+    i = top
+    while i > 0:
+        c = arb(i) / (k - i + 1)
+        b = b * c * rinv
+        i -= 1
+        total += b
+        if i % 8 == 0 and i > 0:
+            rho = i / (k - i + 1) / rf
+            if rho < 0.99999 and _log_float(b) + math.log(rho / (1 - rho)) < ref - drop:
+                break
+    if i > 0:
+        total += _tail_bound(b, arb(i) / (k - i + 1) * rinv)
+    return total
+
+
+def _mode_and_sd(k: int, eps0f: float) -> tuple[float, float]:
+    p = 1 / (1 + math.exp(-eps0f))
+    return k * p, math.sqrt(k * p * (1 - p))
+
+
+def _first_index(k: int, eps0_x: Real, eps: fmpq) -> tuple[int, bool]:
+    """``(j, exact)``: ``j`` is the least ``i`` with ``l_i = (2i-k)ε0 > ε'`` when ``exact``, else a lower bound.
+
+    Exact (``fmpq`` floor) when ``ε0`` is rational — so a loss exactly equal to
+    ``ε'`` is placed correctly; from balls otherwise.
+    """
+    if isinstance(eps0_x, fmpq):
+        j = int(((k + eps / eps0_x) / 2).floor()) + 1
+        return max(j, 0), True
+    eps0, e = to_arb(eps0_x), arb(eps)
+    t = (k + e / eps0) / 2
+    j = int(math.floor(float(t.lower().mid()))) + 1
+    while j > 0 and not ((2 * (j - 1) - k) * eps0 <= e):
+        j -= 1
+    return max(j, 0), bool((2 * j - k) * eps0 > e)
+
+
+def homogeneous_delta_ball(k: int, eps0_x: Real, eps: fmpq, trunc_bits: int) -> arb:
+    """A ball containing ``δ(ε')`` of ``RR_{ε0}^{⊗k}`` at ``ε' = eps >= 0``, at the current precision (R-F7)."""
+    eps0 = to_arb(eps0_x)
+    e = arb(eps)
+    if eps0 == 0:
+        return arb(0)
+    j, exact = _first_index(k, eps0_x, eps)
+    if j > k:
+        return arb(0)
+    mode, sd = _mode_and_sd(k, float(eps0.mid()))
+    if j < mode - 8 * sd - 64 and exact:
+        # far below the mode: δ = (1 - Σ_{i<j} b_i) - e^{ε'} Σ_{i>=j} b'_i, with j exactly the first
+        # index above ε' (a term with l_i <= ε' would enter with the wrong sign), no walk through the mode
+        lower = _lower_tail(k, eps0, j - 1, trunc_bits)
+        window = _Window(k, eps0, j, trunc_bits)
+        _, b_sums = window.suffix()
+        return (1 - lower) - e.exp() * b_sums[0]
+    # positive form from j (terms below the first index have weight (.)_+ = 0)
+    window = _Window(k, eps0, j, trunc_bits)
+    total = arb(0)
+    g = (e - (2 * j - k) * eps0).exp()  # e^{ε' - l_i}, updated by e^{-2ε0}
+    step = (-2 * eps0).exp()
+    half = arb(1) / 2
+    for t, b in enumerate(window.b):
+        if g > half:
+            w = (-(e - (2 * (j + t) - k) * eps0).expm1()).nonnegative_part()
+        else:
+            w = 1 - g
+        total += b * w
+        g = g * step
+    return total + window.tail_a  # the tail beyond e has weights in [0, 1]
+
+
+# -- homogeneous epsilon ----------------------------------------------------------------------------------------
+
+def _estimate_segment(k: int, eps0f: float, target_log: float) -> int:
+    """A rough guess of the segment index ``j`` (geometric approximation of the tail; never trusted)."""
+    log_p = -math.log1p(math.exp(-eps0f))
+    log_q = -math.log1p(math.exp(eps0f))
+    c = math.exp(-2 * eps0f)
+    lgk = math.lgamma(k + 1)
+
+    def log_d(j: int) -> float:  # ≈ log δ(l_j)
+        lb = lgk - math.lgamma(j + 1) - math.lgamma(k - j + 1) + j * log_p + (k - j) * log_q
+        rho = (k - j) / (j + 1) * math.exp(eps0f)
+        if rho >= 1:
+            return math.inf
+        geo = rho / (1 - rho) - rho * c / (1 - rho * c)
+        return lb + math.log(max(geo, 1e-300))
+
+    lo, hi = k // 2, k
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if log_d(mid) > target_log:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def _homogeneous_epsilon_ball(k: int, eps0_x: Real, delta: fmpq, trunc_bits: int) -> arb:
+    """A ball containing the least ``ε' >= 0`` with ``δ(ε') <= delta`` (the segment is proved).
+
+    ``j0 = ceil(k/2)`` is the segment that contains ``0`` (``l_{j0-1} < 0 <= l_{j0}``);
+    the walk never goes below it, and ``δ(0) = A_{j0} - B_{j0}`` decides ``ε = 0``.
+    """
+    eps0 = to_arb(eps0_x)
+    if eps0 == 0:
+        return arb(0)
+    target = arb(delta)
+    j0 = (k + 1) // 2
+    j_guess = _estimate_segment(k, float(eps0.mid()), float(target.log().mid()))
+    window = _Window(k, eps0, max(j0, j_guess - 2), trunc_bits)
+    for _ in range(400):
+        a_sums, b_sums = window.suffix()
+        n = len(a_sums)
+
+        def above(t: int) -> bool:  # estimate (midpoints only): δ(l_{s+t}) = A - e^{l} B > target
+            i = window.s + t
+            value = a_sums[t] - ((2 * i - k) * eps0).exp() * b_sums[t]
+            return bool(value.mid() > target.mid())
+
+        if window.s > j0 and not above(0):  # the root is at or below l_s: extend the walk down
+            window.extend_down(min(window.s - j0, max(4, n // 4)))
+            continue
+        if above(n - 1):
+            raise NeedPrecision("the walk did not reach the root segment")
+        lo, hi = 0, n - 1  # smallest t with δ(l_{s+t}) <= target: the root is in (l_{j-1}, l_j], j = s + t
+        if not above(0):
+            hi = 0
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if above(mid):
+                lo = mid
+            else:
+                hi = mid
+        t = hi
+        extended = False
+        for _ in range(8):
+            j = window.s + t
+            a, b = a_sums[t], b_sums[t]
+            if j == j0:  # the segment [l_{j0-1}, l_{j0}] contains 0, where δ(0) = A_{j0} - B_{j0}
+                d0 = a - b
+                if d0 < target:
+                    return arb(0)
+                if not d0 > target:
+                    raise NeedPrecision("delta(0) is too close to delta to decide whether eps = 0")
+                root = ((a - target) / b).log()
+                if root > 0 and root <= (2 * j - k) * eps0:
+                    return root
+                if root > (2 * j - k) * eps0 and t + 1 < n:
+                    t += 1
+                    continue
+                raise NeedPrecision("the closed-form root is not provably inside its segment")
+            left, right = (2 * (j - 1) - k) * eps0, (2 * j - k) * eps0
+            excess = a - target
+            if not excess > 0:
+                raise NeedPrecision("A_j - delta is not provably positive")
+            root = (excess / b).log()
+            if root > right and t + 1 < n:
+                t += 1
+                continue
+            if root <= left:
+                if t >= 1:
+                    t -= 1
+                    continue
+                window.extend_down(min(window.s - j0, max(4, n // 4)))
+                extended = True
+                break
+            if root > left and root <= right:  # proved: δ(root) = target, root in (l_{j-1}, l_j], l_{j-1} >= 0
+                return root
+            raise NeedPrecision("the closed-form root is not provably inside its segment")
+        if not extended:
+            raise NeedPrecision("the segment search did not settle")
+    raise NeedPrecision("the segment search did not settle")
+
+
+# -- heterogeneous: exact privacy-loss distribution ---------------------------------------------------------------
+
+def _binomial_masses(eps: arb, c: int) -> list[arb]:
+    """``P[Bin(c, p) = i]`` for ``i = 0 … c`` at the current precision."""
+    q0 = (-c * eps.exp().log1p()).exp()  # q^c
+    ratio = eps.exp()
+    masses = [q0]
+    m = q0
+    for i in range(c):
+        m = m * (c - i) / (i + 1) * ratio
+        masses.append(m)
+    return masses
+
+
+def _loss_distribution(groups: Sequence[tuple[fmpq, int]]) -> list[tuple[Fraction, arb]]:
+    """``[(loss, P-mass)]`` of the product of randomized responses, losses exact and distinct."""
+    size = 1
+    for _, c in groups:
+        size *= c + 1
+    dist: dict[Fraction, arb] = {Fraction(0): arb(1)}
+    for eps_q, c in groups:
+        e = Fraction(int(eps_q.p), int(eps_q.q))
+        masses = _binomial_masses(arb(eps_q), c)
+        if len(dist) * (c + 1) > 4 * MAX_ATOMS:
+            raise _too_many()
+        new: dict[Fraction, arb] = {}
+        for loss, prob in dist.items():
+            for i, m in enumerate(masses):
+                key = loss + (2 * i - c) * e
+                new[key] = new[key] + prob * m if key in new else prob * m
+        dist = new
+        if len(dist) > MAX_ATOMS:
+            raise _too_many()
+    return sorted(dist.items(), key=lambda item: item[0], reverse=True)
+
+
+def _too_many() -> InvalidParameter:
+    return InvalidParameter(
+        f"the composed privacy-loss distribution would exceed {MAX_ATOMS} distinct losses; exact heterogeneous "
+        "pure-DP composition (R-F8) is #P-complete in general and is only done while it stays that small "
+        "(group equal eps_i, or use rational eps_i on a common grid)")
+
+
+def _heterogeneous_delta_ball(groups: Sequence[tuple[fmpq, int]], eps: fmpq) -> arb:
+    e = Fraction(int(eps.p), int(eps.q))
+    total = arb(0)
+    ea = arb(eps)
+    for loss, prob in _loss_distribution(groups):
+        if loss <= e:
+            break
+        total += prob * (-(ea - arb(fmpq(loss.numerator, loss.denominator))).expm1())
+    return total
+
+
+def _heterogeneous_epsilon_ball(groups: Sequence[tuple[fmpq, int]], delta: fmpq) -> arb:
+    atoms = _loss_distribution(groups)
+    target = arb(delta)
+    a, b = arb(0), arb(0)
+    for idx, (loss, prob) in enumerate(atoms):
+        la = arb(fmpq(loss.numerator, loss.denominator))
+        a = a + prob
+        b = b + prob * (-la).exp()
+        # on [L_{idx+1}, L_idx]: δ(ε) = a - e^ε b; the root is here iff δ(L_{idx+1}) >= target
+        nxt = atoms[idx + 1][0] if idx + 1 < len(atoms) else None
+        if nxt is not None:
+            d_next = a - arb(fmpq(nxt.numerator, nxt.denominator)).exp() * b
+            if d_next.mid() <= target.mid():
+                continue
+        excess = a - target
+        if not excess > 0:
+            raise NeedPrecision("A_j - delta is not provably positive")
+        root = (excess / b).log()
+        if not root <= la:
+            raise NeedPrecision("the closed-form root is not provably below its segment's top")
+        if nxt is not None and not root >= arb(fmpq(nxt.numerator, nxt.denominator)):
+            raise NeedPrecision("the closed-form root is not provably above its segment's bottom")
+        return root
+    raise NeedPrecision("no segment found")  # pragma: no cover - δ(-inf) = 1 > target
+
+
+# -- public entry points ----------------------------------------------------------------------------------
+
+def _clean(groups: Groups) -> list[tuple[Real, int]]:
+    """Drop ``ε = 0`` factors (fair coins) and merge equal ``ε``."""
+    merged: dict[object, int] = {}
+    order: list[Real] = []
+    for e, c in groups:
+        if c <= 0 or (isinstance(e, fmpq) and e == 0):
+            continue
+        key = (int(e.p), int(e.q)) if isinstance(e, fmpq) else e
+        if key not in merged:
+            order.append(e)
+            merged[key] = 0
+        merged[key] += c
+    return [(e, merged[(int(e.p), int(e.q)) if isinstance(e, fmpq) else e]) for e in order]
+
+
+def _delta_compute(groups: list[tuple[Real, int]], eps: fmpq):  # type: ignore[no-untyped-def]
+    def compute(prec: int) -> arb:
+        if not groups:
+            return arb(0)  # P = Q and eps >= 0
+        if len(groups) == 1:
+            e0, k = groups[0]
+            return homogeneous_delta_ball(k, e0, eps, _trunc_bits(prec, k))
+        if not all(isinstance(e, fmpq) for e, _ in groups):
+            raise InvalidParameter("heterogeneous randomized-response composition needs rational eps_i "
+                                   f"(got {[str(e) for e, _ in groups]})")
+        return _heterogeneous_delta_ball(groups, eps)  # type: ignore[arg-type]
+
+    return compute
+
+
+def rr_delta(groups: Groups, eps: fmpq, digits: int = DEFAULT_DIGITS,
+             query: Mapping[str, str] | None = None) -> Certified:
+    """The exact ``δ(ε')`` of the product of ``RR_{ε_g}^{⊗ c_g}`` (= optimal ``ε_g``-DP composition), rounded up."""
+    groups = _clean(groups)
+    method = METHOD_HOMOGENEOUS if len(groups) <= 1 else METHOD_HETEROGENEOUS
+    compute = _delta_compute(groups, eps)
+    k = sum(c for _, c in groups)
+    return certify("delta", compute, digits=digits, method=method, query=query or {},
+                   start_prec=bits_for_digits(digits) + 20 + k.bit_length(),
+                   what="the optimal-composition delta(eps)")
+
+
+def _trunc_bits(prec: int, k: int) -> int:
+    """How far the binomial walk goes (relative bits of the largest term): the precision less its guard."""
+    return max(24, prec - 20 - k.bit_length())
+
+
+def rr_epsilon(groups: Groups, delta: fmpq, digits: int = DEFAULT_DIGITS,
+               query: Mapping[str, str] | None = None) -> Certified:
+    """The least ``ε' >= 0`` with ``δ(ε') <= delta`` for the product of randomized responses, rounded up."""
+    groups = _clean(groups)
+    query = dict(query or {})
+    method = METHOD_HOMOGENEOUS if len(groups) <= 1 else METHOD_HETEROGENEOUS
+    if len(groups) > 1 and not all(isinstance(e, fmpq) for e, _ in groups):
+        raise InvalidParameter("heterogeneous randomized-response composition needs rational eps_i "
+                               f"(got {[str(e) for e, _ in groups]})")
+    k = sum(c for _, c in groups)
+    if not groups:
+        return Certified("epsilon", arb(0), "0", "up", digits, method + "; P = Q", query, True)
+
+    def compute(prec: int) -> arb:
+        if len(groups) == 1:
+            e0, kk = groups[0]
+            return _homogeneous_epsilon_ball(kk, e0, delta, _trunc_bits(prec, kk))
+        return _heterogeneous_epsilon_ball(groups, delta)  # type: ignore[arg-type]
+
+    return certify("epsilon", compute, digits=digits, method=method + "; segment proved, closed form",
+                   query=query, start_prec=bits_for_digits(digits) + 20 + k.bit_length(),
+                   what="the optimal-composition epsilon(delta)")
+
+
