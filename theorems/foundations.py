@@ -17,8 +17,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from cdpsym.expr import (L, X, a, alpha, at_least, b, eps, greater_than, lam, m, mu, nonnegative, nu, positive,
-                         real, s, sigma, t, u, y)
+from cdpsym.expr import L, X, a, alpha, b, eps, greater_than, lam, m, mu, nu, positive, real, s, sigma, t, y
 from cdpsym.expr.operators import (KL, Expect, HockeyStick, Normal, P, Prob, Q, Renyi, normal_density)
 from cdpsym.proof import Axiom, eq, le
 

@@ -439,44 +439,58 @@ def _lattice(eps0: Real, k: int, n: int, prec: int, budget: float | None, cut: i
 
 # -- grid policy --------------------------------------------------------------------------------------------
 
+def _z_spread(eps0: float) -> float:
+    """``σ_Z / ε0`` for ``Z = clip(Y, 0, ε0)``, ``Y ~ Lap(0, 1)`` (floats; for tuning only)."""
+    if eps0 < 1e-6:
+        return 0.5
+    tail = math.exp(-eps0)
+    mean = -0.5 * math.expm1(-eps0)
+    second = 1 - tail * (1 + eps0)
+    return min(0.5, math.sqrt(max(second - mean * mean, 0.0)) / eps0)
+
+
 def _estimated_terms(eps0: float, k: int, n: int) -> float:
-    """Rough length of the trimmed k-fold polynomial: ``min(k, 12 √k σ_Z/ε0) N`` (σ_Z ≤ ε0/2)."""
-    return n * min(k, 12 * math.sqrt(k) * 0.5 + 2) + 1
+    """Rough length of the trimmed k-fold lattice polynomial (about 24 standard deviations of ``T``)."""
+    return n * min(k, 24 * _z_spread(eps0) * math.sqrt(k) + 1) + 1
 
 
 def _grid_cap(eps0: float, k: int, max_terms: int) -> int:
-    n = 2
-    while _estimated_terms(eps0, k, n + 2) <= max_terms:
-        n += 2
-        if n >= 1 << 20:
-            break
-    return n
+    per_step = _estimated_terms(eps0, k, 2) / 2
+    return max(2, 2 * int(max_terms / per_step / 2))
 
 
 def _next_grid(n: int, rel: float, target: float, cap: int) -> int:
     if rel >= 0.25:  # not yet in the 1/N^2 regime
         proposal = 4 * n
     else:
-        proposal = int(math.ceil(n * math.sqrt(rel / target) * 1.15))
+        proposal = int(math.ceil(n * math.sqrt(rel / target) * 1.1))
     proposal = max(proposal, n + 2)
     proposal += proposal % 2
     return min(proposal, cap)
 
 
-def _relative_gap(lower: arb, upper: arb) -> float:
+def _relative_gap(lower: arb, upper: arb, ceiling: float) -> float:
+    """``(upper - lower) / min(upper, ceiling - lower)``: the gap relative to the distance from either end
+    of the range ``[0, ceiling]`` (``1`` for δ, ``k ε0`` for ε), so values near the top are resolved too."""
     hi = float(upper.upper().mid())
     lo = float(lower.lower().mid())
-    if hi <= 0:
+    scale = min(hi, ceiling - lo)
+    if hi - lo <= 0:
         return 0.0
-    return max(0.0, (hi - lo) / hi)
+    if scale <= 0:
+        return math.inf
+    return (hi - lo) / scale
 
 
-# -- inputs ---------------------------------------------------------------------------------------------------
+# -- inputs and results -----------------------------------------------------------------------------------------
 
-def _inputs(eps0: object, k: object) -> tuple[Real, int]:
+def _inputs(eps0: object, k: object) -> tuple[Real, int, float]:
     e0 = real_input(eps0, "eps0")
     require_positive(e0, "eps0")
-    return e0, require_count(k, "k")
+    kk = require_count(k, "k")
+    with ctx.workprec(64):
+        e0f = float(to_arb(e0).mid())
+    return e0, kk, e0f
 
 
 def _options(rel_gap: object, grid: object, max_terms: object) -> tuple[float, int | None, int]:
@@ -496,12 +510,47 @@ def _method(lat: _Lattice, extra: str = "") -> str:
             f"{lat.prec} bits{extra}")
 
 
-def _exact_bounds(quantity: str, ball: arb, digits: int, method: str, query: Mapping[str, str]) -> CertifiedBounds:
-    lower = certified_from_ball(quantity, ball, digits, method, query, exact=True, direction="down")
-    upper = certified_from_ball(quantity, ball, digits, method, query, exact=True, direction="up")
-    if lower is None or upper is None:  # only 0 or an expm1 at high precision gets here
-        raise PrecisionError(f"could not certify {digits} digits of the exact {quantity}")
+def _bounds(quantity: str, lo: arb, up: arb, digits: int, method: str, query: Mapping[str, str],
+            exact: bool = False) -> CertifiedBounds | None:
+    lower = certified_from_ball(quantity, lo, digits, method, query, exact=exact, direction="down")
+    upper = certified_from_ball(quantity, up, digits, method, query, exact=exact, direction="up")
+    if lower is None or upper is None:
+        return None
     return CertifiedBounds(lower, upper)
+
+
+def _escalate(prec: int, what: str, digits: int) -> int:
+    if 2 * prec > MAX_PREC:
+        raise PrecisionError(f"could not certify {digits} digits of the k-fold Laplace {what} bounds "
+                             f"within {MAX_PREC} bits of working precision")
+    return 2 * prec
+
+
+def _exact_case(e0: Real, k: int, e: Real, digits: int, query: Mapping[str, str]) -> CertifiedBounds | None:
+    """The exact ``δ_k(ε)`` outside ``(-k ε0, k ε0)``: ``0`` above, ``1 - e^ε`` below; else ``None``."""
+    if isinstance(e0, fmpq) and isinstance(e, fmpq):
+        above, below = e >= k * e0, e <= -k * e0
+    else:
+        above = below = False
+        for prec in (64, 256, 1024):
+            with ctx.workprec(prec):
+                kmax, x = to_arb(e0) * k, to_arb(e)
+                above, below = bool(x >= kmax), bool(x <= -kmax)
+                if above or below or x < kmax and x > -kmax:
+                    break
+    if above:
+        return _bounds("delta", arb(0), arb(0), digits, "exact: L_k <= k eps0 (pure DP, R-G1)", query, True)
+    if below:
+        prec = bits_for_digits(digits) + 32
+        while True:
+            with ctx.workprec(prec):
+                value = -to_arb(e).expm1()
+            result = _bounds("delta", value, value, digits, "exact: L_k >= -k eps0, so delta = 1 - e^eps (R-A6)",
+                             query, True)
+            if result is not None:
+                return result
+            prec = _escalate(prec, "delta", digits)
+    return None
 
 
 # -- public API -----------------------------------------------------------------------------------------------
@@ -519,54 +568,41 @@ def laplace_delta_bounds(eps0: object, k: object, eps: object, *, digits: int = 
     or the ``max_terms`` budget is reached.
 
     >>> b = laplace_delta_bounds(1, 10, 4)
-    >>> b.lower.rounded <= b.upper.rounded and float(b.gap) < 1e-4
-    True
+    >>> b.lower.rounded, b.upper.rounded
+    ('0.3309005599', '0.3309030701')
     >>> laplace_delta_bounds("1/2", 3, 2).upper.rounded     # ε >= k ε0: pure DP, exactly 0
     '0'
     """
     check_digits(digits)
-    e0, kk = _inputs(eps0, k)
+    e0, kk, e0f = _inputs(eps0, k)
     e = real_input(eps, "eps")
     rel_target, grid, max_terms = _options(rel_gap, grid, max_terms)
     query = dict(query or {"eps0": text(eps0), "k": text(k), "eps": text(eps)})
-    prec = bits_for_digits(digits) + 64
+    exact = _exact_case(e0, kk, e, digits, query)
+    if exact is not None:
+        return exact
 
-    with ctx.workprec(prec):
-        kmax = to_arb(e0) * kk
-        e_ball = to_arb(e)
-        if e_ball >= kmax:
-            return _exact_bounds("delta", arb(0), digits, "exact: L_k <= k eps0 (pure DP, R-G1)", query)
-        if e_ball <= -kmax:
-            return _exact_bounds("delta", -e_ball.expm1(), digits,
-                                 "exact: L_k >= -k eps0, so delta = 1 - e^eps (R-A6)", query)
-    e0f = float(to_arb(e0).mid()) if not isinstance(e0, fmpq) else float(e0.p) / float(e0.q)
-    cap = _grid_cap(e0f, kk, max_terms) if grid is None else grid
-    n = grid or min(2, cap)
-    budget = 1e-60
+    prec = bits_for_digits(digits) + 64
+    cap = grid or _grid_cap(e0f, kk, max_terms)
+    n, budget = grid or 2, 1e-60
     while True:
-        lat = _lattice(e0, kk, n, prec, budget)
+        # only lattice indices s with L_s > ε carry weight: cut the powers just past them (exact)
+        cut = _split(e0, kk, n, e)[1] + 2
+        lat = _lattice(e0, kk, n, prec, budget, cut)
         with ctx.workprec(prec):
             up, lo = lat.upper.delta(e), lat.lower.delta(e)
-        rel = _relative_gap(lo, up)
+            if not lo > 0:
+                lo = arb(0)  # δ >= 0; a ball straddling 0 says no more
+        result = _bounds("delta", lo, up, digits, _method(lat), query)
+        if result is None:
+            prec = _escalate(prec, "delta", digits)
+            continue
+        rel = _relative_gap(lo, up, 1.0)
         if grid is not None or rel <= rel_target or n >= cap:
-            break
+            return result
         n = _next_grid(n, rel, rel_target, cap)
         low = float(lo.lower().mid())
-        budget = max(low, 1e-300) * rel_target * _SLACK_FRACTION if low > 0 else budget * 1e-20
-
-    while True:
-        method = _method(lat)
-        lower = certified_from_ball("delta", lo, digits, method, query, exact=False, direction="down")
-        upper = certified_from_ball("delta", up, digits, method, query, exact=False, direction="up")
-        if lower is not None and upper is not None:
-            return CertifiedBounds(lower, upper)
-        prec *= 2
-        if prec > MAX_PREC:
-            raise PrecisionError(f"could not certify {digits} digits of the k-fold Laplace delta bounds "
-                                 f"within {MAX_PREC} bits")
-        lat = _lattice(e0, kk, lat.n, prec, budget)
-        with ctx.workprec(prec):
-            up, lo = lat.upper.delta(e), lat.lower.delta(e)
+        budget = max(low * rel_target * _SLACK_FRACTION, 1e-300) if low > 0 else budget * 1e-20
 
 
 def laplace_epsilon_bounds(eps0: object, k: object, delta: object, *, digits: int = DEFAULT_DIGITS,
@@ -581,54 +617,51 @@ def laplace_epsilon_bounds(eps0: object, k: object, delta: object, *, digits: in
     is reached (see :func:`laplace_delta_bounds`).
 
     >>> b = laplace_epsilon_bounds(1, 10, "1e-6")
-    >>> 7.0 < b.lower.float <= b.upper.float < 7.1
-    True
+    >>> b.lower.rounded, b.upper.rounded
+    ('9.999380622', '9.999420123')
     """
     check_digits(digits)
-    e0, kk = _inputs(eps0, k)
+    e0, kk, e0f = _inputs(eps0, k)
     d = real_input(delta, "delta")
     require_open_unit(d, "delta")
     rel_target, grid, max_terms = _options(rel_gap, grid, max_terms)
     query = dict(query or {"eps0": text(eps0), "k": text(k), "delta": text(delta)})
-    prec = bits_for_digits(digits) + 64
 
     with ctx.workprec(64):
         d_float = float(to_arb(d).mid())
-    e0f = float(to_arb(e0).mid()) if not isinstance(e0, fmpq) else float(e0.p) / float(e0.q)
-    cap = _grid_cap(e0f, kk, max_terms) if grid is None else grid
-    n = grid or min(2, cap)
-    budget = max(d_float, 1e-300) * rel_target * _SLACK_FRACTION
+    prec = bits_for_digits(digits) + 64
+    cap = grid or _grid_cap(e0f, kk, max_terms)
+    n, cut = grid or 2, None
+    budget = max(d_float * rel_target * _SLACK_FRACTION, 1e-300)
     while True:
-        while True:
-            lat = _lattice(e0, kk, n, prec, budget)
+        try:
+            lat = _lattice(e0, kk, n, prec, budget, cut)
             with ctx.workprec(prec):
                 lo, up = _eps_roots(lat, d)
-            method = _method(lat, "; root brackets proved")
-            lower = certified_from_ball("epsilon", lo, digits, method, query, exact=False, direction="down")
-            upper = certified_from_ball("epsilon", up, digits, method, query, exact=False, direction="up")
-            if lower is not None and upper is not None:
-                break
-            prec *= 2
-            if prec > MAX_PREC:
-                raise PrecisionError(f"could not certify {digits} digits of the k-fold Laplace epsilon bounds "
-                                     f"within {MAX_PREC} bits")
-        rel = _relative_gap(lo, up)
+        except _OutOfRange:  # the guessed cut was too high: redo without it
+            cut = None
+            continue
+        result = _bounds("epsilon", lo, up, digits, _method(lat, "; root brackets proved"), query)
+        if result is None:
+            prec = _escalate(prec, "epsilon", digits)
+            continue
+        rel = _relative_gap(lo, up, kk * e0f)
         if grid is not None or rel <= rel_target or n >= cap:
-            return CertifiedBounds(lower, upper)
+            return result
         n = _next_grid(n, rel, rel_target, cap)
+        # the next roots lie near these: only lattice values above a margin below them matter
+        lo_f, up_f = float(lo.lower().mid()), float(up.upper().mid())
+        floor = min(lo_f - 2 * (up_f - lo_f) - 16 * e0f / n, 0.0 if lo_f <= 0 else math.inf)
+        cut = int(math.ceil((kk - floor / e0f) * n / 2)) + 2 if floor > -kk * e0f else None
 
 
 def _eps_roots(lat: _Lattice, delta: Real) -> tuple[arb, arb]:
-    """Balls containing ``max(0, root of δ^-)`` and ``min(k ε0, max(0, root of δ^+))`` (current precision)."""
+    """Balls containing ``max(0, root of δ^-)`` and ``max(0, root of δ^+)`` (current precision)."""
     target = to_arb(delta)
-    zero = fmpq(0)
     out = []
     for curve in (lat.lower, lat.upper):
-        if curve.delta(zero) <= target:  # the curve is already below δ at ε = 0
-            out.append(arb(0))
-            continue
         r = curve.root(target)
-        if not r > 0:  # the root straddles 0 (δ(0) ≈ δ): clip
-            r = arb(0).union(arb(max(r.upper(), arb(0))))
+        if not r > 0:  # the root is at most 0, or straddles it: ε_k(δ) >= 0 by definition
+            r = arb(0) if r <= 0 else arb(0).union(r.upper())
         out.append(r)
     return out[0], out[1]

@@ -110,7 +110,7 @@ class _Window:
     (:func:`_tail_bound`), so truncation only costs accuracy, never soundness.
     """
 
-    def __init__(self, k: int, eps0: arb, s: int, trunc_bits: int) -> None:
+    def __init__(self, k: int, eps0: arb, s: int, trunc_bits: int, need_a: bool = True) -> None:
         self.k, self.eps0, self.s = k, eps0, s
         self.r, self.rinv = eps0.exp(), (-eps0).exp()
         r, rinv = self.r, self.rinv
@@ -132,15 +132,15 @@ class _Window:
                 ra, rb = fr * rf, fr / rf
                 la = _log_float(b)
                 ref_a = max(ref_a, la)
-                if (ra < 0.99999 and rb < 0.99999 and la + math.log(ra / (1 - ra)) < ref_a - drop
-                        and _log_float(bp) + math.log(rb / (1 - rb)) < ref_b - drop):
+                if ((not need_a or (ra < 0.99999 and la + math.log(ra / (1 - ra)) < ref_a - drop))
+                        and rb < 0.99999 and _log_float(bp) + math.log(rb / (1 - rb)) < ref_b - drop):
                     break
         self.b, self.bp, self.e = terms_b, terms_bp, i
         if i >= k:
             self.tail_a = self.tail_b = arb(0)
         else:
             c = arb(k - i) / (i + 1)
-            self.tail_a = _tail_bound(b, c * r)
+            self.tail_a = _tail_bound(b, c * r) if need_a else arb.nan()
             self.tail_b = _tail_bound(bp, c * rinv)
         self._suffix: tuple[list[arb], list[arb]] | None = None
 
@@ -236,9 +236,11 @@ def homogeneous_delta_ball(k: int, eps0_x: Real, eps: fmpq, trunc_bits: int) -> 
         # far below the mode: δ = (1 - Σ_{i<j} b_i) - e^{ε'} Σ_{i>=j} b'_i, with j exactly the first
         # index above ε' (a term with l_i <= ε' would enter with the wrong sign), no walk through the mode
         lower = _lower_tail(k, eps0, j - 1, trunc_bits)
-        window = _Window(k, eps0, j, trunc_bits)
-        _, b_sums = window.suffix()
-        return (1 - lower) - e.exp() * b_sums[0]
+        window = _Window(k, eps0, j, trunc_bits, need_a=False)
+        b_sum = window.tail_b
+        for bp in window.bp:
+            b_sum += bp
+        return (1 - lower) - e.exp() * b_sum
     # positive form from j (terms below the first index have weight (.)_+ = 0)
     window = _Window(k, eps0, j, trunc_bits)
     total = arb(0)

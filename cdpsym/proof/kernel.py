@@ -274,8 +274,8 @@ class By(Justification):
                 if dec.ok is False:
                     return StepResult("failed", method, f"hypothesis not met — {label}: {dec.detail}",
                                       tuple(sorted(used)), dec.point)
-                if dec.ok is not True:
-                    notes.append(f"{label}: {dec.detail}")
+                if dec.ok is not True or status != "proved":
+                    notes.append(f"{label}: {dec.detail} ({status})")
         # a cited theorem's own hypotheses, instantiated, must hold here too
         theorem = getattr(fact, "theorem", None)
         if theorem is not None:
@@ -288,8 +288,8 @@ class By(Justification):
                 if dec.ok is False:
                     return StepResult("failed", method, f"hypothesis '{hyp.name}' of {theorem.name} not met: "
                                       f"{dec.detail}", tuple(sorted(used)), dec.point)
-                if dec.ok is not True:
-                    notes.append(f"hypothesis '{hyp.name}': {dec.detail}")
+                if dec.ok is not True or status != "proved":
+                    notes.append(f"hypothesis '{hyp.name}': {dec.detail} ({status})")
             if fstatus != "proved":
                 notes.append(f"{theorem.name} is only {fstatus}")
         a, b = rel.lhs, rel.rhs

@@ -9,15 +9,15 @@ matched automatically against the citing theorem's own hypotheses).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, Sequence
 
 import sympy as sp
 
 from cdpsym.errors import ProofError
-from cdpsym.expr.domains import Interval, as_expr
-from cdpsym.proof.algebra import Context, Decision, equivalent
-from cdpsym.proof.kernel import (By, Chain, Fact, Hypothesis, Justification, Rel, StepResult, _status_of,
+from cdpsym.expr.domains import Interval
+from cdpsym.proof.algebra import Context, equivalent
+from cdpsym.proof.kernel import (By, Chain, Fact, Hypothesis, Rel, StepResult, _status_of,
                                  implies_op, weakest)
 
 __all__ = ["Theorem", "Part", "PartResult", "SymbolicResult", "symbolic_check"]
@@ -219,15 +219,41 @@ def _check_part(part: Part, ctx: Context, stack: tuple[str, ...], axioms: set, c
     for res in _check_chain(chain, ctx, stack):
         steps.append(res)
         axioms.update(res.axioms)
-    for step in chain.steps:
-        if (isinstance(step.why, By) and isinstance(step.why.fact, Part) and step.why.fact.theorem is not None
-                and id(step.why.fact.theorem) not in _IN_PROGRESS):
-            sub = symbolic_check(step.why.fact.theorem, stack)
-            axioms.update(sub.axioms)
-            cited.update(sub.cited)
-            cited.add(step.why.fact.theorem.name)
+    for thm in _cited_theorems(chain):
+        if id(thm) in _IN_PROGRESS:
+            continue
+        sub = symbolic_check(thm, stack)
+        axioms.update(sub.axioms)
+        cited.update(sub.cited)
+        cited.add(thm.name)
     statuses += [s.status for s in steps]
     return PartResult(part.name, weakest(statuses), tuple(steps), "; ".join(notes))
+
+
+def _cited_theorems(chain: Chain) -> list["Theorem"]:
+    """Theorems cited anywhere in a chain: its steps, ``given`` proofs and induction sub-chains."""
+    from cdpsym.proof.kernel import Induction
+
+    out: list = []
+
+    def walk(c: Chain) -> None:
+        for step in c.steps:
+            why = step.why
+            if isinstance(why, By):
+                thm = getattr(why.fact, "theorem", None)
+                if thm is not None and thm not in out:
+                    out.append(thm)
+                for proof in why.given.values():
+                    for pr in (proof if isinstance(proof, (list, tuple)) else [proof]):
+                        if isinstance(pr, Chain):
+                            walk(pr)
+            elif isinstance(why, Induction):
+                for pr in (why.base, why.step):
+                    if isinstance(pr, Chain):
+                        walk(pr)
+
+    walk(chain)
+    return out
 
 
 def _check_chain(chain: Chain, ctx: Context, stack: tuple[str, ...]) -> list[StepResult]:

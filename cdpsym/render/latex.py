@@ -39,12 +39,46 @@ def text(s: str) -> str:
     return _unicode("".join(_TEXT_ESCAPES.get(ch, ch) for ch in s))
 
 
+_UNICODE = {
+    # Greek
+    "α": r"$\alpha$", "β": r"$\beta$", "γ": r"$\gamma$", "δ": r"$\delta$", "ε": r"$\varepsilon$",
+    "ζ": r"$\zeta$", "η": r"$\eta$", "θ": r"$\theta$", "κ": r"$\kappa$", "λ": r"$\lambda$", "μ": r"$\mu$",
+    "ν": r"$\nu$", "ξ": r"$\xi$", "π": r"$\pi$", "ρ": r"$\rho$", "σ": r"$\sigma$", "τ": r"$\tau$",
+    "φ": r"$\varphi$", "χ": r"$\chi$", "ψ": r"$\psi$", "ω": r"$\omega$", "Γ": r"$\Gamma$", "Δ": r"$\Delta$",
+    "Θ": r"$\Theta$", "Λ": r"$\Lambda$", "Π": r"$\Pi$", "Σ": r"$\Sigma$", "Φ": r"$\Phi$", "Ψ": r"$\Psi$",
+    "Ω": r"$\Omega$",
+    # relations, operators, arrows
+    "≤": r"$\le$", "≥": r"$\ge$", "≠": r"$\neq$", "≈": r"$\approx$", "≃": r"$\simeq$", "∼": r"$\sim$",
+    "≪": r"$\ll$", "≫": r"$\gg$", "∈": r"$\in$", "∉": r"$\notin$", "⊆": r"$\subseteq$", "⊂": r"$\subset$",
+    "⊇": r"$\supseteq$", "∪": r"$\cup$", "∩": r"$\cap$", "∅": r"$\emptyset$", "∀": r"$\forall$",
+    "∃": r"$\exists$", "¬": r"$\neg$", "⇒": r"$\Rightarrow$", "⇔": r"$\Leftrightarrow$", "→": r"$\to$",
+    "↦": r"$\mapsto$", "←": r"$\leftarrow$", "×": r"$\times$", "±": r"$\pm$", "·": r"$\cdot$",
+    "∘": r"$\circ$", "√": r"$\surd$", "∑": r"$\sum$", "∏": r"$\prod$", "∫": r"$\int$", "∂": r"$\partial$",
+    "∞": r"$\infty$", "‖": r"$\|$", "⌈": r"$\lceil$", "⌉": r"$\rceil$", "⌊": r"$\lfloor$",
+    "⌋": r"$\rfloor$", "ℓ": r"$\ell$", "ℝ": r"$\mathbb{R}$", "ℕ": r"$\mathbb{N}$", "⊗": r"$\otimes$",
+    # sub/superscripts
+    "²": r"$^2$", "³": r"$^3$", "¹": r"$^1$", "⁻": r"$^-$", "₀": r"$_0$", "₁": r"$_1$", "₂": r"$_2$",
+    "₃": r"$_3$", "ᵢ": r"$_i$", "ₖ": r"$_k$", "₊": r"$_+$",
+    # punctuation
+    "–": "--", "—": "---", "−": "-", "′": "'", "’": "'", "‘": "`", "“": "``", "”": "''", "…": r"\ldots{}",
+    "§": r"\S{}", "é": r"\'e", "è": r"\`e", "ö": r'\"o', "ü": r'\"u', "ä": r'\"a', "ï": r'\"i',
+    "\u00a0": "~",
+}
+
+
 def _unicode(s: str) -> str:
-    repl = {"ε": r"$\varepsilon$", "δ": r"$\delta$", "ρ": r"$\rho$", "σ": r"$\sigma$", "Δ": r"$\Delta$",
-            "α": r"$\alpha$", "λ": r"$\lambda$", "μ": r"$\mu$", "τ": r"$\tau$", "ω": r"$\omega$",
-            "≤": r"$\le$", "≥": r"$\ge$", "⇒": r"$\Rightarrow$", "√": r"$\surd$", "–": "--", "—": "---",
-            "²": r"$^2$", "§": r"\S{}", "₊": r"$_+$", "−": "-", "é": r"\'e", "ö": r"\"o", "′": "'", "∈": r"$\in$", "·": r"$\cdot$", "∞": r"$\infty$"}
-    return "".join(repl.get(ch, ch) for ch in s)
+    """Map non-ASCII characters to LaTeX; an unknown one becomes its Unicode name (never a compile error)."""
+    import unicodedata
+
+    out = []
+    for ch in s:
+        if ord(ch) < 128:
+            out.append(ch)
+        elif ch in _UNICODE:
+            out.append(_UNICODE[ch])
+        else:
+            out.append("[" + unicodedata.name(ch, "?").lower() + "]")
+    return "".join(out)
 
 
 def fact_label(fact: "Fact") -> str:

@@ -73,7 +73,6 @@ def _verdict(symbolic: str, numeric: str, prop: str) -> str:
 
 
 def _verify_axiom(ax: Axiom, dps, property_examples, derandomize, t0) -> Report:
-    from cdpsym.proof.kernel import Rel  # noqa: F401  (documentation: axioms are relations)
     from cdpsym.proof.theorem import Part
 
     part = Part(ax.name, ax.relation, ax.variables, ax.conditions, ax.citation, ax.title,

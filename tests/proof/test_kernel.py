@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
 import sympy as sp
 
 from cdpsym.expr import (Interval, alpha, delta, eps, greater_than, k, lam, naturals, open_unit, positive, real,
                          rho, t, x)
-from cdpsym.expr.operators import Expect
-from cdpsym.proof import (Axiom, Chain, Hypothesis, Part, Theorem, algebra, by, eq, induction, interval, le, lt,
+from cdpsym.proof import (Axiom, Chain, Hypothesis, Part, Theorem, algebra, by, eq, induction, interval, le,
                           numeric, sign, specialize, symbolic_check)
 from cdpsym.proof.algebra import Context
 import importlib

@@ -11,14 +11,6 @@ from theorems.approx_dp_advanced_composition import make
 from theorems.approx_dp_advanced_composition import theorem
 
 
-def _fresh(thm):
-    """Drop any cached result under ``id(thm)``: the kernel caches symbolic results by ``id`` without keeping
-    the theorem alive, so a new theorem can inherit a dead one's verdict (reported; kernel not ours to edit)."""
-    from cdpsym.proof import theorem as kernel_theorem
-
-    kernel_theorem._CACHE.pop(id(thm), None)
-    return thm
-
 
 def test_proved_with_all_checks():
     report = theorem.verify(property_examples=10)
@@ -31,7 +23,7 @@ def test_proved_with_all_checks():
 
 
 def test_mean_term_halved_again_fails_symbolically_and_numerically():
-    report = _fresh(make(k * eps * (sp.exp(eps) - 1) / 4)).verify(property_examples=10)
+    report = (make(k * eps * (sp.exp(eps) - 1) / 4)).verify(property_examples=10)
     assert report.verdict == "failed"
     assert report.checks["symbolic"]["status"] == "failed"
     assert report.checks["numeric"]["status"] == "failed"

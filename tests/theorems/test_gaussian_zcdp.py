@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import mpmath
-import sympy as sp
 
 from cdpsym.expr import sensitivity, sigma
 from theorems import gaussian_zcdp
