@@ -380,7 +380,10 @@ def _print_result(result, subject_text: str, note: str | None, as_json: bool) ->
     if isinstance(result, CertifiedBounds):
         print(_describe(result.lower))
         print(_describe(result.upper))
-        print(f"gap = {result.gap} (no exact {result.upper.quantity} is known here: two-sided certified bounds)")
+        gap = result.gap
+        if "." in gap and "e" not in gap.lower():
+            gap = gap.rstrip("0").rstrip(".")
+        print(f"gap = {gap} (no exact {result.upper.quantity} is known here: two-sided certified bounds)")
     else:
         print(_describe(result))
     if note:
@@ -423,7 +426,7 @@ def _zcdp(subject, delta, args) -> int:  # type: ignore[no-untyped-def]
         payload["subject"] = repr(subject)
         print(json.dumps(payload, indent=2))
         return EXIT_OK
-    print(f"{subject!r} => (epsilon, delta)-DP at delta={delta}:")
+    print(f"{subject!r} => (epsilon, delta)-DP at delta={args.delta.strip()}:")
     keys = [key for key, _, _ in _ZCDP_ROWS if key in results] + [k for k in results if
                                                                   k not in {r[0] for r in _ZCDP_ROWS}]
     labels = {key: label for key, label, _ in _ZCDP_ROWS}

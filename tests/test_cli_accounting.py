@@ -259,7 +259,7 @@ BAD_FOR_THE_ACCOUNTANT = [
     (["epsilon", "Gaussian(1, 2)", "--delta", "2"], "delta"),
     (["epsilon", "Gaussian(1, 2)", "--delta", "1e-6", "--digits", "0"], "digits"),
     (["delta", "Gaussian(1, 2)", "--eps", "-1"], "eps"),
-    (["calibrate", "gaussian", "--eps", "0", "--delta", "1e-6"], "eps"),
+    (["calibrate", "gaussian", "--eps=-1", "--delta", "1e-6"], "eps"),
     (["calibrate", "pure-dp", "--eps", "1", "--delta", "1.5"], "delta"),
 ]
 

@@ -329,11 +329,11 @@ class ExpressionBuilder:
     """
 
     def __init__(self, text: str, symbols: Mapping[str, sp.Basic] | None = None,
-                 max_seconds: float = MAX_SECONDS) -> None:
+                 max_seconds: float | None = None) -> None:
         self.text = text
         self.symbols = symbols
-        self.deadline = time.monotonic() + max_seconds
-        self.max_seconds = max_seconds
+        self.max_seconds = MAX_SECONDS if max_seconds is None else max_seconds
+        self.deadline = time.monotonic() + self.max_seconds
 
     # -- errors -----------------------------------------------------------------------------------------
     def error(self, message: str, node: Any = None, cls: type[ParseError] = ParseError,
