@@ -85,7 +85,7 @@ def test_the_command_is_installed_and_runs_as_a_module():
 
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex not installed (CI installs it)")
-@pytest.mark.parametrize("name", ["approx_dp_of_zcdp", "gaussian_zcdp"])
+@pytest.mark.parametrize("name", ["approx_dp_of_zcdp", "gaussian_zcdp", "approx_dp_advanced_composition"])
 def test_standalone_latex_compiles_with_pdflatex(tmp_path, capsys, name):
     code, out, _ = run(capsys, "latex", name, "--standalone")
     assert code == 0

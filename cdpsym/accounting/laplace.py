@@ -57,14 +57,15 @@ Meiser & Mohammadi 2018, Koskela et al. 2020 and Google's ``dp_accounting``
 PLD, which round each loss *value* up (resp. down) to the grid: that is
 sound by a monotone coupling (``x ↦ (1 - e^{ε-x})_+`` is increasing and
 ``Σ ⌈L_i⌉ >= Σ L_i`` pointwise) but first order — the gap grows like
-``k·h``.  The pessimistic (rounded-up) PLD is not a valid PLD
-(``E[e^{-L}] <= 1`` can fail), which matters when it is reused for the
-reversed pair or for ``ε``-conversions; the integral inequality above has no
-such side condition.  Convexity gives second order: the gap grows like
-``k·g²``.  (Under ``P`` the integrand ``(1 - e^{ε-x})_+`` is *concave*
+``k·h``.  (The rounded-down distribution is not even the loss distribution
+of a pair: rounding down raises ``E_P[e^{-L}]`` above ``1``; the bounds here
+never need a pair.)  Convexity gives second order: the gap grows like
+``k·g²``.  Under ``P`` the integrand ``(1 - e^{ε-x})_+`` is *concave*
 above ``ε``; the convex form appears only after the tilt ``e^{-T}`` is moved
 from the measure into the integrand, which is why the lattice lives in
-``Z``-space with the untilted ``ν``.)
+``Z``-space with the untilted ``ν`` (whose continuous part is uniform, so
+the midpoints of the ``2g``-cells and the trapezoid nodes share one lattice
+with the atoms).
 
 **Arithmetic.**  The ``k``-fold convolution is a polynomial power: the
 lattice coefficients are tilted back, ``c_s = ½ e^{-sg} ν^±(\{sg\})`` (the
@@ -72,39 +73,54 @@ tilt commutes with convolution, so ``(c^{*k})_s = 2^{-k} e^{-sg}
 (ν^±)^{*k}(\{sg\})``), and powered by repeated squaring with
 ``flint.arb_poly`` multiplication, whose output balls contain the exact
 products.  Then ``δ_k^±(ε) = Σ_s (c^{*k})_s (1 - e^{ε - L_s})_+`` with
-``L_s = k ε0 - 2 s g``, summed in Arb.  Negligible tails of the intermediate
-powers are dropped: every coefficient and every weight ``(1 - e^{ε-L})_+``
-lies in ``[0, 1]``-scaled positive terms, so dropping only lowers
-``δ^-`` (still a lower bound) and the dropped mass, propagated through the
-remaining products (``E ← 2 m^a E + d`` on squaring, ``E ← m E + d`` on
-multiplying by the base of mass ``m``), is *added* to ``δ^+``.
+``L_s = k ε0 - 2 s g``, summed in Arb.  Two savings, both accounted for:
+
+* indices ``s`` with ``L_s <= ε`` have weight ``0`` and, since indices only
+  add up, never feed a smaller index: they are dropped from every product
+  (exactly);
+* negligible tails of the intermediate powers are trimmed (cut points from
+  a normal approximation, never trusted; the dropped mass ``d`` is summed in
+  Arb).  All coefficients and weights are non-negative and the weights are
+  at most ``1``, so trimming only lowers the sum: ``δ^-`` stays a lower
+  bound as it is, and ``δ^+`` gets the missing mass ``E`` added, propagated
+  exactly through the remaining products — for the exact power
+  ``X = R + D`` (``D >= 0`` dropped, ``|D|_1 <= E``),
+  ``X² - R² = D (R + X)`` gives ``E ← 2 m^a E + d`` on squaring and
+  ``E ← m E + d`` on multiplying by the base (``m`` its mass, ``m^a`` the
+  mass of ``X``).
 
 **ε(δ).**  ``δ_k^±`` are continuous and decrease in ``ε``; between two
 lattice values ``L_{j+1} <= ε <= L_j`` each is ``A_j - e^ε B_j`` (+ the
 truncation slack) with prefix sums ``A_j``, ``B_j``, so its root is the
 closed form ``log((A_j - δ)/B_j)`` once the piece is located by comparisons
 proved in Arb.  Since ``δ_k^- <= δ_k <= δ_k^+``, the roots bracket
-``ε_k(δ)``: ``δ_k^-(ε) > δ`` forces ``ε < ε_k``, ``δ_k^+(ε) <= δ`` forces
-``ε_k <= ε``.  Both are clipped to ``[0, k ε0]`` (``ε_k`` is at least ``0``
-by definition and at most ``k ε0`` because ``L_k <= k ε0``: pure
-``k ε0``-DP, R-G1).
+``ε_k(δ)``: ``δ_k^-(ε) >= δ`` forces ``ε <= ε_k``, ``δ_k^+(ε) <= δ`` forces
+``ε_k <= ε``.  Both are clipped below at ``0`` (``ε_k >= 0`` by definition);
+the upper one never exceeds ``k ε0`` (``L_k <= k ε0``: pure ``k ε0``-DP,
+R-G1), which also caps ``δ_k(ε) <= 1 - e^{ε - k ε0}``.
 
 **Exact cases.**  ``δ_k(ε) = 0`` for ``ε >= k ε0`` and ``δ_k(ε) = 1 - e^ε``
 for ``ε <= -k ε0`` (every loss lies in ``[-k ε0, k ε0]`` and
 ``E_P[e^{-L_k}] = 1``); these are returned as exact balls.
 
 **Grid and cost.**  ``N`` (``grid``) is the number of lattice steps per
-``ε0``.  Unless ``grid`` is given, ``N`` starts at 2 and is refined using the
-``1/N²`` law of the gap until the relative gap is below ``rel_gap`` or the
-estimated kept polynomial length reaches ``max_terms``.  Truncation keeps
-``≈ 25 σ_T`` of the ``k ε0`` range, so the length is
-``≈ min(k, 12·√k·σ_Z/ε0)·N`` and the time roughly linear in it (about 1 s per
-``3·10^4`` coefficients on one core, two convolutions).  For a fixed
-relative gap ``N ∝ √k``, so the cost grows like ``k log k``: ``k = 1000``
-takes a few seconds with a gap of order ``10^-3`` in ``ε``; beyond
-``k ≈ 10^4`` the ``max_terms`` cap binds and the gap, not the time, grows.
-Tiny ``δ`` (``< 10^-300``) disables truncation (floats underflow), which is
-slow for large ``k``.
+``ε0``.  Unless ``grid`` is given, ``N`` starts at 2 and is refined by the
+``1/N²`` law of the gap until ``gap <= rel_gap · scale`` — ``scale`` is
+``min(upper, 1 - lower)`` for ``δ`` and ``min(upper, k ε0 - lower)`` for
+``ε``, so values near either end of their range are resolved too — or the
+estimated polynomial length reaches ``max_terms``.  After trimming the
+length is about ``N · min(k, 24 σ_Z √k / ε0)`` (``σ_Z <= ε0/2``), less when
+``ε`` is far in the upper tail, and the time is roughly linear in it (one
+core, both curves, including the adaptive passes): ``(ε0, k) = (0.1, 100)``
+and ``(1, 10)`` take milliseconds, ``(0.5, 1000)`` about 0.5 s for
+``ε(10^-6)`` (relative gap ``8·10^-5``) and 1–2 s for ``δ`` at that ``ε``
+(the cap binds at a relative gap near ``10^-3``).  For a fixed relative gap
+``N`` grows like ``√k``, so the length like ``k``: beyond ``k ≈ 10^4`` the
+``max_terms`` cap binds and the gap, not the time, grows (``k = 10^5``,
+``ε0 = 0.01``: ``N = 10``, relative gap ``7·10^-5`` in ``ε``, about 1 s).
+More digits or ``δ`` far below ``10^-30`` raise the Arb precision, which
+costs little; below ``δ ≈ 10^-300`` trimming is off (float underflow), slow
+for large ``k`` unless ``ε`` is near ``k ε0``.
 
 Parameterization: ``eps0 = Δ/b`` as in :class:`cdpsym.mechanisms.Laplace`;
 the result depends on ``Δ`` and ``b`` only through it.  ``δ_k`` is the
@@ -128,7 +144,7 @@ from dataclasses import dataclass, field
 
 from flint import arb, arb_poly, ctx, fmpq
 
-from cdpsym.accounting.certified import (DEFAULT_DIGITS, MAX_PREC, Certified, CertifiedBounds, Real,
+from cdpsym.accounting.certified import (DEFAULT_DIGITS, MAX_PREC, CertifiedBounds, Real,
                                          bits_for_digits, certified_from_ball, check_digits, real_input,
                                          require_count, require_open_unit, require_positive, text, to_arb)
 from cdpsym.errors import InvalidParameter, PrecisionError
@@ -136,10 +152,12 @@ from cdpsym.errors import InvalidParameter, PrecisionError
 __all__ = ["laplace_delta_bounds", "laplace_epsilon_bounds", "METHOD", "DEFAULT_REL_GAP", "DEFAULT_MAX_TERMS"]
 
 METHOD = "k-fold Laplace: Hermite-Hadamard lattice bounds (trapezoid/midpoint), Arb polynomial powers"
-#: the relative gap ``(upper - lower) / upper`` the adaptive grid aims for
+#: the relative gap the adaptive grid aims for (see "Grid and cost")
 DEFAULT_REL_GAP = 1e-4
 #: cap on the (estimated, after truncation) length of the k-fold lattice polynomial
 DEFAULT_MAX_TERMS = 1 << 16
+#: the finest lattice (steps per ``ε0``) the adaptive grid may choose
+MAX_GRID = 1 << 20
 #: truncation slack aimed for, relative to the quantity of interest times ``rel_gap``
 _SLACK_FRACTION = 1e-3
 
@@ -155,34 +173,33 @@ def _pos(x: arb) -> arb:
     return arb(0).union(x.upper())
 
 
-def _factor(e0: arb, n: int, upper: bool) -> list[arb]:
-    """Tilted lattice coefficients ``c_s = ½ e^{-sg} ν^±({sg})``, ``s = 0..n``, ``g = ε0/n`` (current precision)."""
+def _factor(e0: arb, n: int, upper: bool, length: int) -> tuple[list[arb], arb]:
+    """The tilted lattice coefficients ``c_s = ½ e^{-sg} ν^±({sg})`` for ``s < length`` (``<= n + 1``), and
+    the total mass ``Σ_{s<=n} c_s`` in closed form; ``g = ε0/n``, current precision."""
     g = e0 / n
     half = arb(1) / 2
     step = (-g).exp()
-    tilt, t = [], half
-    for _ in range(n + 1):
-        tilt.append(t)
-        t = t * step
     top = half * (-e0).exp()
-    if upper:  # trapezoid rule on cells of width g
-        coeffs = [g * t for t in tilt]
-        coeffs[0] = half + coeffs[0] / 2
-        coeffs[n] = top + top * g / 2
-    else:  # midpoint rule on cells of width 2g (n even): masses 2g at the odd lattice points
-        coeffs = [2 * g * t if s % 2 else arb(0) for s, t in enumerate(tilt)]
-        coeffs[0] = half
-        coeffs[n] = top
-    return coeffs
+    coeffs, t = [], half
+    for s in range(length):
+        if upper:  # trapezoid rule on cells of width g
+            c = g * t if 0 < s < n else (half if s == 0 else top) * (1 + g / 2)
+        else:  # midpoint rule on cells of width 2g (n even): masses 2g at the odd lattice points
+            c = 2 * g * t if s % 2 else (half if s == 0 else top if s == n else arb(0))
+        coeffs.append(c)
+        t = t * step
+    atoms = half + top
+    if upper:  # Σ_{0<s<n} e^{-sg} = (e^{-g} - e^{-ε0}) / (1 - e^{-g})
+        mass = atoms * (1 + g / 2) + half * g * (step - 2 * top) / (-(-g).expm1())
+    else:  # Σ_{s odd} e^{-sg} = e^{-g} (1 - e^{-ε0}) / (1 - e^{-2g})
+        mass = atoms + g * step * (1 - 2 * top) / (-(-2 * g).expm1())
+    return coeffs, mass
 
 
-def _moments(coeffs: list[arb]) -> tuple[float, float]:
-    """Mean and standard deviation (in lattice steps) of the normalized coefficients (floats; for tuning only)."""
-    w = [float(c.mid()) for c in coeffs]
-    total = sum(w)
-    mean = sum(i * x for i, x in enumerate(w)) / total
-    var = sum((i - mean) ** 2 * x for i, x in enumerate(w)) / total
-    return mean, math.sqrt(max(var, 0.0))
+def _law(eps0: float, n: int) -> tuple[float, float]:
+    """Mean and standard deviation of ``Z = clip(Y, 0, ε0)``, ``Y ~ Lap(0, 1)``, in lattice steps (floats; tuning)."""
+    mean = -0.5 * math.expm1(-eps0)
+    return mean * n / eps0, _z_spread(eps0) * n
 
 
 def _dropped(poly: arb_poly, lo: int, hi: int, length: int) -> arb:
@@ -228,7 +245,7 @@ def _below(poly: arb_poly, offset: int, cut: int | None) -> arb_poly:
     return poly.truncate(max(cut - offset, 0))
 
 
-def _power(coeffs: list[arb], k: int, budget: float | None,
+def _power(coeffs: list[arb], mass: arb, law: tuple[float, float], k: int, budget: float | None,
            cut: int | None = None) -> tuple[list[arb], int, arb]:
     """``(coefficients, offset, slack)`` of the *k*-th power of the polynomial with *coeffs*.
 
@@ -239,8 +256,7 @@ def _power(coeffs: list[arb], k: int, budget: float | None,
     with ``D >= 0`` coefficientwise and ``|D|_1 <= slack``.
     """
     base = _below(arb_poly(coeffs), 0, cut)
-    mass = sum(coeffs, arb(0))
-    mean, sd = _moments(coeffs)
+    mean, sd = law
     steps = 2 * k.bit_length()
     result, offset, slack, a = base, 0, arb(0), 1
 
@@ -392,14 +408,16 @@ class _Curve:
         ball = None
         for j in range(max(s0, self.offset), s1):  # the piece [L_{j+1}, L_j]; above L_offset δ = slack < target
             i = self._extend(j - self.offset)
+            floor = arb(-math.inf) if j == last else self.loss(j + 1).lower()
+            ceiling = self.loss(j).upper()
             num = self.slack + self._a[i] - target
-            if not num > 0:
-                continue
-            r = (num / self._b[i]).log()
-            lower_end = r.lower() if j == last else max(r.lower(), self.loss(j + 1).lower())
-            upper_end = min(r.upper(), self.loss(j).upper())
-            if lower_end > upper_end:
-                continue
+            if num > 0:  # the root of this piece, if it lies in the piece, is in r
+                r = (num / self._b[i]).log()
+                lower_end, upper_end = max(r.lower(), floor), min(r.upper(), ceiling)
+                if lower_end > upper_end:
+                    continue  # the piece holds no root
+            else:  # undecided: keep the whole piece
+                lower_end, upper_end = floor, ceiling
             piece = arb(lower_end).union(arb(upper_end))
             ball = piece if ball is None else ball.union(piece)
         if ball is None:  # no piece certified: fall back on the proved bracket (L_{s1}, L_{s0}]
@@ -429,9 +447,11 @@ def _lattice(eps0: Real, k: int, n: int, prec: int, budget: float | None, cut: i
         cut = None
     with ctx.workprec(prec):
         e0 = to_arb(eps0)
+        e0f = float(e0.mid())
         curves = []
         for upper in (True, False):
-            coeffs, offset, slack = _power(_factor(e0, n, upper), k, budget, cut)
+            coeffs, mass = _factor(e0, n, upper, n + 1 if cut is None else min(n + 1, cut))
+            coeffs, offset, slack = _power(coeffs, mass, _law(e0f, n), k, budget, cut)
             curves.append(_Curve(coeffs, offset, slack if upper else arb(0), eps0, k, n, cut))
     return _Lattice(curves[0], curves[1], n, prec,
                     time.perf_counter() - start, max(len(c.coeffs) for c in curves))
@@ -449,14 +469,17 @@ def _z_spread(eps0: float) -> float:
     return min(0.5, math.sqrt(max(second - mean * mean, 0.0)) / eps0)
 
 
-def _estimated_terms(eps0: float, k: int, n: int) -> float:
-    """Rough length of the trimmed k-fold lattice polynomial (about 24 standard deviations of ``T``)."""
-    return n * min(k, 24 * _z_spread(eps0) * math.sqrt(k) + 1) + 1
+def _per_step(eps0: float, k: int, top: float | None = None) -> float:
+    """Rough length, per lattice step per ``ε0``, of the trimmed k-fold polynomial: about 24 standard
+    deviations of ``T``, and no more than the ``(k ε0 - top)/(2 ε0)`` steps above a cut at ``ε = top``."""
+    per = min(float(k), 24 * _z_spread(eps0) * math.sqrt(k) + 1)
+    if top is not None:
+        per = min(per, max((k * eps0 - top) / (2 * eps0), 0.0) + 1)
+    return per
 
 
-def _grid_cap(eps0: float, k: int, max_terms: int) -> int:
-    per_step = _estimated_terms(eps0, k, 2) / 2
-    return max(2, 2 * int(max_terms / per_step / 2))
+def _grid_cap(per_step: float, max_terms: int) -> int:
+    return max(2, min(MAX_GRID, 2 * int(max_terms / per_step / 2)))
 
 
 def _next_grid(n: int, rel: float, target: float, cap: int) -> int:
@@ -511,9 +534,11 @@ def _method(lat: _Lattice, extra: str = "") -> str:
 
 
 def _bounds(quantity: str, lo: arb, up: arb, digits: int, method: str, query: Mapping[str, str],
-            exact: bool = False) -> CertifiedBounds | None:
-    lower = certified_from_ball(quantity, lo, digits, method, query, exact=exact, direction="down")
-    upper = certified_from_ball(quantity, up, digits, method, query, exact=exact, direction="up")
+            exact: bool = False, prec: int = 64) -> CertifiedBounds | None:
+    # round at the working precision: the ball's endpoints are taken at the current Arb precision
+    with ctx.workprec(max(prec, bits_for_digits(digits) + 16)):
+        lower = certified_from_ball(quantity, lo, digits, method, query, exact=exact, direction="down")
+        upper = certified_from_ball(quantity, up, digits, method, query, exact=exact, direction="up")
     if lower is None or upper is None:
         return None
     return CertifiedBounds(lower, upper)
@@ -546,7 +571,7 @@ def _exact_case(e0: Real, k: int, e: Real, digits: int, query: Mapping[str, str]
             with ctx.workprec(prec):
                 value = -to_arb(e).expm1()
             result = _bounds("delta", value, value, digits, "exact: L_k >= -k eps0, so delta = 1 - e^eps (R-A6)",
-                             query, True)
+                             query, True, prec)
             if result is not None:
                 return result
             prec = _escalate(prec, "delta", digits)
@@ -564,12 +589,13 @@ def laplace_delta_bounds(eps0: object, k: object, eps: object, *, digits: int = 
     ``lower`` is rounded down and ``upper`` up, each to *digits* significant
     digits (certified digits of the bound, not of ``δ_k``); ``gap`` is their
     difference.  ``grid`` fixes the number of lattice steps per ``ε0`` (even);
-    otherwise the grid is refined until ``(upper - lower)/upper <= rel_gap``
-    or the ``max_terms`` budget is reached.
+    otherwise the grid is refined until ``gap <= rel_gap · min(upper, 1 - lower)``
+    or the ``max_terms`` budget is reached.  Inputs: int, Fraction, sympy
+    number, float (exact binary value) or decimal string; ``eps`` any real.
 
     >>> b = laplace_delta_bounds(1, 10, 4)
-    >>> b.lower.rounded, b.upper.rounded
-    ('0.3309005599', '0.3309030701')
+    >>> b.lower.rounded, b.upper.rounded, float(b.gap) < 3e-5
+    ('0.3308755977', '0.3309032311', True)
     >>> laplace_delta_bounds("1/2", 3, 2).upper.rounded     # ε >= k ε0: pure DP, exactly 0
     '0'
     """
@@ -583,17 +609,23 @@ def laplace_delta_bounds(eps0: object, k: object, eps: object, *, digits: int = 
         return exact
 
     prec = bits_for_digits(digits) + 64
-    cap = grid or _grid_cap(e0f, kk, max_terms)
+    with ctx.workprec(64):
+        e_float = float(to_arb(e).mid())
+    cap = grid or _grid_cap(_per_step(e0f, kk, e_float), max_terms)
     n, budget = grid or 2, 1e-60
     while True:
         # only lattice indices s with L_s > ε carry weight: cut the powers just past them (exact)
         cut = _split(e0, kk, n, e)[1] + 2
         lat = _lattice(e0, kk, n, prec, budget, cut)
+        extra = ""
         with ctx.workprec(prec):
             up, lo = lat.upper.delta(e), lat.lower.delta(e)
             if not lo > 0:
                 lo = arb(0)  # δ >= 0; a ball straddling 0 says no more
-        result = _bounds("delta", lo, up, digits, _method(lat), query)
+            trivial = -(to_arb(e) - to_arb(e0) * kk).expm1()  # L_k <= k ε0, so δ_k(ε) <= 1 - e^{ε - k ε0}
+            if trivial.upper() < up.upper():
+                up, extra = trivial, "; upper bound 1 - e^(eps - k eps0) (R-G1)"
+        result = _bounds("delta", lo, up, digits, _method(lat, extra), query, prec=prec)
         if result is None:
             prec = _escalate(prec, "delta", digits)
             continue
@@ -613,12 +645,13 @@ def laplace_epsilon_bounds(eps0: object, k: object, delta: object, *, digits: in
 
     ``upper`` is the root of the upper curve ``δ_k^+`` (rounded up), ``lower``
     the root of ``δ_k^-`` (rounded down), both clipped to ``[0, k ε0]``; the
-    grid is refined until ``(upper - lower)/upper <= rel_gap`` or the budget
-    is reached (see :func:`laplace_delta_bounds`).
+    grid is refined until ``gap <= rel_gap · min(upper, k ε0 - lower)`` or
+    the budget is reached (see :func:`laplace_delta_bounds`).  ``delta`` must
+    lie in ``(0, 1)``.
 
-    >>> b = laplace_epsilon_bounds(1, 10, "1e-6")
+    >>> b = laplace_epsilon_bounds("0.1", 100, "1e-6")
     >>> b.lower.rounded, b.upper.rounded
-    ('9.999380622', '9.999420123')
+    ('4.692381369', '4.692777946')
     """
     check_digits(digits)
     e0, kk, e0f = _inputs(eps0, k)
@@ -630,7 +663,7 @@ def laplace_epsilon_bounds(eps0: object, k: object, delta: object, *, digits: in
     with ctx.workprec(64):
         d_float = float(to_arb(d).mid())
     prec = bits_for_digits(digits) + 64
-    cap = grid or _grid_cap(e0f, kk, max_terms)
+    cap = grid or _grid_cap(_per_step(e0f, kk), max_terms)
     n, cut = grid or 2, None
     budget = max(d_float * rel_target * _SLACK_FRACTION, 1e-300)
     while True:
@@ -641,17 +674,22 @@ def laplace_epsilon_bounds(eps0: object, k: object, delta: object, *, digits: in
         except _OutOfRange:  # the guessed cut was too high: redo without it
             cut = None
             continue
-        result = _bounds("epsilon", lo, up, digits, _method(lat, "; root brackets proved"), query)
+        if up.is_zero():  # δ_k(0) <= δ^+(0) <= δ is proved: ε_k(δ) = 0 exactly
+            result = _bounds("epsilon", up, up, digits, _method(lat, "; delta^+(0) <= delta"), query, True, prec)
+        else:
+            result = _bounds("epsilon", lo, up, digits, _method(lat, "; root brackets proved"), query, prec=prec)
         if result is None:
             prec = _escalate(prec, "epsilon", digits)
             continue
         rel = _relative_gap(lo, up, kk * e0f)
         if grid is not None or rel <= rel_target or n >= cap:
             return result
-        n = _next_grid(n, rel, rel_target, cap)
         # the next roots lie near these: only lattice values above a margin below them matter
         lo_f, up_f = float(lo.lower().mid()), float(up.upper().mid())
         floor = min(lo_f - 2 * (up_f - lo_f) - 16 * e0f / n, 0.0 if lo_f <= 0 else math.inf)
+        if grid is None:
+            cap = max(cap, _grid_cap(_per_step(e0f, kk, floor), max_terms))
+        n = _next_grid(n, rel, rel_target, cap)
         cut = int(math.ceil((kk - floor / e0f) * n / 2)) + 2 if floor > -kk * e0f else None
 
 
