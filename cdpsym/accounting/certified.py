@@ -72,6 +72,7 @@ __all__ = [
     "require_nonnegative",
     "require_count",
     "arb_to_fraction",
+    "ball_endpoints",
     "round_ball",
     "certify",
     "certified_from_ball",
@@ -79,10 +80,15 @@ __all__ = [
     "exact_mid",
     "prove_sign",
     "certify_root",
+    "solve_monotone",
 ]
 
 #: the quantities a :class:`Certified` may carry, and the safe rounding direction of each
 QUANTITIES = {"epsilon": "up", "delta": "up", "sigma": "up", "eps0": "down"}
+#: the range each quantity is known to lie in (balls are clipped to it before rounding)
+RANGES: dict[str, tuple[Fraction | None, Fraction | None]] = {
+    "epsilon": (Fraction(0), None), "delta": (Fraction(0), Fraction(1)),
+    "sigma": (Fraction(0), None), "eps0": (Fraction(0), None)}
 #: significant digits certified when the caller does not ask for a number
 DEFAULT_DIGITS = 10
 #: the most significant digits a caller may ask for
@@ -119,10 +125,10 @@ def exact_input(value: object, name: str) -> fmpq:
     True
     >>> exact_input(0.5, "eps"), exact_input(Fraction(1, 3), "eps"), exact_input(sp.Rational(2, 7), "eps")
     (1/2, 1/3, 2/7)
-    >>> exact_input("abc", "delta")
+    >>> exact_input("abc", "delta")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    cdpsym.errors.InvalidParameter: delta must be a number (int, Fraction, sympy Rational, float or decimal string), got delta='abc'
+    cdpsym.errors.InvalidParameter: delta must be a number (...), got delta='abc'
     """
     x = real_input(value, name)
     if not isinstance(x, fmpq):
@@ -223,22 +229,26 @@ def _decide(x: Real, op: str, bound: int) -> bool | None:
     return None
 
 
-def require_open_unit(x: Real, name: str) -> None:
-    """``0 < x < 1`` or :class:`InvalidParameter`."""
+def require_open_unit(x: Real, name: str, shown: object = None) -> None:
+    """``0 < x < 1`` or :class:`InvalidParameter` (the message shows *shown*, the input as given, if passed)."""
     if not (_decide(x, ">", 0) and _decide(x, "<", 1)):
-        raise InvalidParameter(f"{name} must be in (0, 1), got {name}={x}")
+        raise InvalidParameter(f"{name} must be in (0, 1), got {name}={_show(x, shown)}")
 
 
-def require_positive(x: Real, name: str) -> None:
+def require_positive(x: Real, name: str, shown: object = None) -> None:
     """``x > 0`` or :class:`InvalidParameter`."""
     if not _decide(x, ">", 0):
-        raise InvalidParameter(f"{name} must be positive, got {name}={x}")
+        raise InvalidParameter(f"{name} must be positive, got {name}={_show(x, shown)}")
 
 
-def require_nonnegative(x: Real, name: str) -> None:
+def require_nonnegative(x: Real, name: str, shown: object = None) -> None:
     """``x >= 0`` or :class:`InvalidParameter`."""
     if not _decide(x, ">=", 0):
-        raise InvalidParameter(f"{name} must be non-negative, got {name}={x}")
+        raise InvalidParameter(f"{name} must be non-negative, got {name}={_show(x, shown)}")
+
+
+def _show(x: Real, shown: object) -> str:
+    return str(x) if shown is None else text(shown)
 
 
 def require_count(value: object, name: str = "k") -> int:
@@ -272,13 +282,23 @@ def arb_to_fraction(x: arb) -> Fraction:
     return Fraction(man * (1 << exp), 1) if exp >= 0 else Fraction(man, 1 << -exp)
 
 
+def ball_endpoints(ball: arb) -> tuple[Fraction, Fraction]:
+    """The exact endpoints ``mid -+ rad`` of *ball* as Fractions (independent of the working precision)."""
+    mid, rad = arb_to_fraction(ball.mid()), arb_to_fraction(ball.rad())
+    return mid - rad, mid + rad
+
+
 def _exponent10(x: Fraction) -> int:
-    """``floor(log10(x))`` for ``x > 0``, exactly."""
-    estimate = math.floor((x.numerator.bit_length() - x.denominator.bit_length()) * math.log10(2))
-    e = estimate
-    while Fraction(10) ** e > x:
+    """``floor(log10(x))`` for ``x > 0``, exactly (integer arithmetic)."""
+    n, d = x.numerator, x.denominator
+
+    def at_least(e: int) -> bool:  # x >= 10**e
+        return n >= d * 10 ** e if e >= 0 else n * 10 ** -e >= d
+
+    e = math.floor((n.bit_length() - d.bit_length()) * 0.30102999566398120)
+    while not at_least(e):
         e -= 1
-    while Fraction(10) ** (e + 1) <= x:
+    while at_least(e + 1):
         e += 1
     return e
 
@@ -295,7 +315,7 @@ def _round_sig(x: Fraction, digits: int, up: bool) -> Fraction:
 
 
 def _decimal_string(x: Fraction, digits: int) -> str:
-    """A short decimal rendering of *x* (which has at most *digits* significant digits); no trailing zeros."""
+    """*x* (which has at most *digits* significant digits) written with exactly *digits* significant digits."""
     if x == 0:
         return "0"
     sign = "-" if x < 0 else ""
@@ -304,7 +324,7 @@ def _decimal_string(x: Fraction, digits: int) -> str:
     n = x / Fraction(10) ** (e - digits + 1)
     if n.denominator != 1:  # cannot happen for a value from _round_sig
         raise ArithmeticError(f"{x} has more than {digits} significant digits")
-    mantissa = str(n.numerator).rstrip("0") or "0"
+    mantissa = str(n.numerator)  # exactly `digits` digits: trailing zeros are significant
     if -5 <= e < 16:
         if e >= 0:
             whole = mantissa[: e + 1].ljust(e + 1, "0")
@@ -316,7 +336,8 @@ def _decimal_string(x: Fraction, digits: int) -> str:
     return f"{sign}{body}e{e:+03d}" if e < 0 else f"{sign}{body}e+{e:02d}"
 
 
-def round_ball(ball: arb, digits: int, direction: str) -> tuple[Fraction, str, int]:
+def round_ball(ball: arb, digits: int, direction: str,
+               clip: tuple[Fraction | None, Fraction | None] = (None, None)) -> tuple[Fraction, str, int]:
     """``(rounded value, its decimal string, certified digits)`` for *ball* rounded in *direction*.
 
     ``up`` rounds the upper endpoint up to *digits* significant digits (so the
@@ -324,17 +345,25 @@ def round_ball(ball: arb, digits: int, direction: str) -> tuple[Fraction, str, i
     endpoint down.  The certified digits are the largest ``d <= digits`` such
     that the ball's far endpoint is within one unit of the ``d``-th significant
     digit of the rounded value (``0`` when even the first digit is not certain).
+    *clip* is a range known to contain the exact value (``δ ∈ [0, 1]``): the
+    ball is intersected with it first, so ``δ = 1 - 10^-1000`` rounds up to ``1``.
 
     >>> round_ball(arb(2) / 3, 4, "up")[1:], round_ball(arb(2) / 3, 4, "down")[1:]
     (('0.6667', 4), ('0.6666', 4))
     >>> round_ball(arb("1e-300"), 3, "up")[1]
     '1.01e-300'
+    >>> round_ball(arb(2), 3, "up")[1]
+    '2.00'
     """
     if direction not in ("up", "down"):
         raise ValueError(f"direction must be 'up' or 'down', got {direction!r}")
     if not ball.is_finite() or ball.is_nan():
         return Fraction(0), "nan", 0
-    lower, upper = arb_to_fraction(ball.lower()), arb_to_fraction(ball.upper())
+    lower, upper = ball_endpoints(ball)
+    if clip[0] is not None:
+        lower, upper = max(lower, clip[0]), max(upper, clip[0])
+    if clip[1] is not None:
+        lower, upper = min(lower, clip[1]), min(upper, clip[1])
     up = direction == "up"
     value = _round_sig(upper if up else lower, digits, up)
     error = (value - lower) if up else (upper - value)
@@ -468,7 +497,7 @@ def certified_from_ball(quantity: str, ball: arb, digits: int, method: str, quer
                         exact: bool = True, direction: str | None = None) -> Certified | None:
     """A :class:`Certified` from *ball* if it certifies *digits* digits, else ``None``."""
     direction = direction or QUANTITIES[quantity]
-    _, rounded, got = round_ball(ball, digits, direction)
+    _, rounded, got = round_ball(ball, digits, direction, RANGES[quantity])
     if got < digits:
         return None
     return Certified(quantity, ball, rounded, direction, got, method, dict(query), exact)
@@ -562,11 +591,11 @@ def certify_root(f: Callable[[arb], arb], newton: Callable[[arb], arb], guess: a
     monotone continuous function has its only root between them.
     """
     p = prec or bits_for_digits(digits) + 20
-    bits = bits_for_digits(digits) + 6
+    bits = int(3.33 * digits) + 8  # relative half-width 2^-bits: well inside one unit of the last digit
     x = exact_mid(guess)
-    for _ in range(40):
+    for attempt in range(40):
         with ctx.workprec(p):
-            for _ in range(2):
+            for _ in range(2 if attempt or digits > 12 else 1):
                 step = newton(x)
                 if not step.is_finite() or not step > 0:
                     break
@@ -577,7 +606,8 @@ def certify_root(f: Callable[[arb], arb], newton: Callable[[arb], arb], guess: a
         s_hi, p_hi = prove_sign(f, hi, p, what)
         expected = (1, -1) if decreasing else (-1, 1)
         if (s_lo, s_hi) == expected:
-            result = accept(lo, hi)
+            with ctx.workprec(max(p, p_lo, p_hi, bits_for_digits(digits))):
+                result = accept(lo, hi)
             if result is not None:
                 return result
             bits += 12  # the bracket straddles a rounding boundary: narrow it
@@ -587,3 +617,31 @@ def certify_root(f: Callable[[arb], arb], newton: Callable[[arb], arb], guess: a
         if p > MAX_PREC:
             break
     raise PrecisionError(f"could not certify {digits} digits of {what} within {MAX_PREC} bits of working precision")
+
+
+def solve_monotone(h, x0: float, decreasing: bool, lo: float = 0.0) -> float:  # type: ignore[no-untyped-def]
+    """A float estimate of the root of a monotone *h* on ``x > lo``; ``h(x) -> (value, slope)`` as floats.
+
+    Safeguarded Newton; the result is only ever a starting point for a proof.
+
+    Keeps a bracket ``[lo, hi]`` from the signs seen so far and bisects (or
+    doubles, while no upper end is known) whenever a Newton step leaves it.
+    """
+    hi, x = math.inf, x0
+    for _ in range(200):
+        value, slope = h(x)
+        below = (value > 0) == decreasing  # x is below the root
+        if below:
+            lo = x
+        else:
+            hi = x
+        step = value / slope if slope != 0 and math.isfinite(value) else math.nan
+        if abs(step) <= 1e-15 * abs(x):
+            return x - step
+        new = x - step
+        if not lo < new < hi:
+            new = (lo + hi) / 2 if hi < math.inf else 2 * x
+            if new in (lo, hi):
+                return x
+        x = new
+    return x

@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from flint import arb, ctx, fmpq
 
 from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, Real, certified_from_ball, certify,
-                                         certify_root, prove_sign, to_arb)
+                                         certify_root, prove_sign, solve_monotone, to_arb)
 from cdpsym.errors import PrecisionError
 
 __all__ = ["delta_ball", "gaussian_delta", "gaussian_epsilon", "gaussian_mu_bracket", "METHOD"]
@@ -98,32 +98,6 @@ def gaussian_delta(mu2: Real, eps: fmpq, digits: int = DEFAULT_DIGITS,
 
 # -- estimates (never trusted: only the bracket proofs below are) ---------------------------------------
 
-def _solve(h, x0: float, decreasing: bool) -> float:  # type: ignore[no-untyped-def]
-    """Safeguarded Newton for ``h(x) = 0`` on ``x > 0``; ``h(x) -> (value, slope)`` as floats.
-
-    Keeps a bracket ``[lo, hi]`` from the signs seen so far and bisects (or
-    doubles, while no upper end is known) whenever a Newton step leaves it.
-    """
-    lo, hi, x = 0.0, math.inf, x0
-    for _ in range(200):
-        value, slope = h(x)
-        below = (value > 0) == decreasing  # x is below the root
-        if below:
-            lo = x
-        else:
-            hi = x
-        step = value / slope if slope != 0 and math.isfinite(value) else math.nan
-        if abs(step) <= 1e-15 * abs(x):
-            return x - step
-        new = x - step
-        if not lo < new < hi:
-            new = (lo + hi) / 2 if hi < math.inf else 2 * x
-            if new in (lo, hi):
-                return x
-        x = new
-    return x
-
-
 def _log_profile(mu: arb, eps: arb, prec: int) -> tuple[float, float, float, int]:
     """``(log δ, -second/δ, φ(x)/δ, prec)`` at a point, with 30 relative bits certified in ``δ``."""
 
@@ -168,7 +142,7 @@ def gaussian_epsilon(mu2: Real, delta: fmpq, digits: int = DEFAULT_DIGITS,
         return log_d - log_t, slope
 
     start = max(mu_f * mu_f / 2 + mu_f * z, mu_f * 1e-3, 1e-300)  # δ(ε) <= Pr[L > ε]: an upper estimate
-    guess = _solve(h, start, decreasing=True)
+    guess = solve_monotone(h, start, decreasing=True)
 
     def f(x: arb) -> arb:
         return delta_ball(to_arb(mu2).sqrt(), x) - arb(delta)
@@ -209,7 +183,7 @@ def gaussian_mu_bracket(eps: fmpq, delta: fmpq, accept, digits: int = DEFAULT_DI
         log_d, _, slope, state["p"] = _log_profile(arb(m), e, state["p"])
         return log_d - log_t, slope
 
-    guess = _solve(h, start, decreasing=False)
+    guess = solve_monotone(h, start, decreasing=False)
 
     def f(x: arb) -> arb:
         return delta_ball(x, arb(eps)) - arb(delta)

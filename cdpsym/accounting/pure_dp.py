@@ -35,12 +35,14 @@ How it is computed (all in Arb ball arithmetic):
 * **Heterogeneous** ``ε_i`` (R-F8, Murtagh–Vadhan): exact dynamic programming
   over the privacy-loss distribution, in Arb, merging equal losses exactly
   (the ``ε_i`` must be rational — ints, fractions, decimal strings, floats at
-  their binary value).  It is exact always and feasible while the number of
-  distinct losses stays at most :data:`MAX_ATOMS` (``2**16``): about
-  ``k <= 16`` for generic distinct ``ε_i``, far more when they repeat or lie
-  on a common grid (a group of ``c`` equal ``ε`` adds only ``c + 1`` atoms).
-  Beyond that :class:`~cdpsym.errors.InvalidParameter` is raised (computing
-  OptComp exactly is #P-complete, MV16).
+  their binary value).  It is exact always, and it is done while the number
+  of distinct losses is *bounded* by :data:`MAX_ATOMS` (``2**16``), the bound
+  being ``min(Π(c_g + 1), 2Σ c_g ε_g / g + 1)`` for groups of ``c_g`` equal
+  ``ε_g`` on a common grid ``g`` (:func:`atom_bound`): that is ``k <= 15``
+  for generic distinct ``ε_i``, far more when they repeat or lie on a coarse
+  grid.  Beyond it :class:`~cdpsym.errors.InvalidParameter` is raised at
+  once (computing OptComp exactly is #P-complete, MV16).  Irrational ``ε_i``
+  are supported only in the homogeneous case.
 
 References: Kairouz, Oh & Viswanath 2015, Thm 3.3, arXiv:1311.0776;
 Murtagh & Vadhan 2016, Thm 1.5 (numbering unchecked), arXiv:1507.03113.
@@ -58,8 +60,9 @@ from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, NeedPrecisio
                                          certify, to_arb)
 from cdpsym.errors import InvalidParameter
 
-__all__ = ["rr_delta", "rr_epsilon", "homogeneous_delta_ball", "MAX_ATOMS", "METHOD_HOMOGENEOUS",
-           "METHOD_HETEROGENEOUS"]
+__all__ = ["rr_delta", "rr_epsilon", "atom_bound", "homogeneous_delta_ball", "homogeneous_delta_estimate",
+           "laplace_single_delta", "laplace_single_epsilon", "MAX_ATOMS", "METHOD_HOMOGENEOUS",
+           "METHOD_HETEROGENEOUS", "METHOD_LAPLACE"]
 
 MAX_ATOMS = 1 << 16
 METHOD_HOMOGENEOUS = "optimal composition (KOV15 Thm 3.3, R-F7): binomial tail sums in Arb"
@@ -114,7 +117,7 @@ class _Window:
         self.k, self.eps0, self.s = k, eps0, s
         self.r, self.rinv = eps0.exp(), (-eps0).exp()
         r, rinv = self.r, self.rinv
-        rf = math.exp(float(eps0.mid()))
+        rf = math.exp(min(float(eps0.mid()), 700.0))  # float control only
         b, bp = _terms_at(k, s, eps0)
         terms_b, terms_bp = [b], [bp]
         ref_a, ref_b = _log_float(b), _log_float(bp)
@@ -180,7 +183,7 @@ def _lower_tail(k: int, eps0: arb, top: int, trunc_bits: int) -> arb:
     if top < 0:
         return arb(0)
     rinv = (-eps0).exp()
-    rf = math.exp(float(eps0.mid()))
+    rf = math.exp(min(float(eps0.mid()), 700.0))  # float control only
     b, _ = _terms_at(k, top, eps0)
     total = b
     ref = _log_float(b)
@@ -257,12 +260,41 @@ def homogeneous_delta_ball(k: int, eps0_x: Real, eps: fmpq, trunc_bits: int) -> 
     return total + window.tail_a  # the tail beyond e has weights in [0, 1]
 
 
+def homogeneous_delta_estimate(k: int, eps0: float, eps: float) -> tuple[float, float]:
+    """``(log δ(ε'), d log δ / d ε0)`` at ``ε0`` as floats — an *estimate* for calibration, never trusted.
+
+    ``d b_i / d ε0 = (i - kp) b_i`` and ``d/dε0 (1 - e^{ε'-l_i}) = (2i-k) e^{ε'-l_i}``.
+    """
+    with ctx.workprec(64):
+        e0 = arb(eps0)
+        e = arb(eps)
+        j = int(math.floor((k + eps / eps0) / 2)) + 1
+        if j > k:
+            return -math.inf, math.nan
+        j = max(j, 0)
+        window = _Window(k, e0, j, 40)
+        p = 1 / (1 + (-e0).exp())
+        total, slope = arb(0), arb(0)
+        g = (e - (2 * j - k) * e0).exp()
+        step = (-2 * e0).exp()
+        for t, b in enumerate(window.b):
+            i = j + t
+            w = (-(e - (2 * i - k) * e0).expm1()).nonnegative_part() if g > 0.5 else 1 - g
+            total += b * w
+            slope += b * ((i - k * p) * w + (2 * i - k) * g)
+            g = g * step
+        if not total > 0:
+            return -math.inf, math.nan
+        return float(total.log().mid()), float((slope / total).mid())
+
+
 # -- homogeneous epsilon ----------------------------------------------------------------------------------------
 
 def _estimate_segment(k: int, eps0f: float, target_log: float) -> int:
     """A rough guess of the segment index ``j`` (geometric approximation of the tail; never trusted)."""
+    eps0f = min(eps0f, 700.0)  # an estimate only; keeps the floats finite
     log_p = -math.log1p(math.exp(-eps0f))
-    log_q = -math.log1p(math.exp(eps0f))
+    log_q = -eps0f - math.log1p(math.exp(-eps0f))
     c = math.exp(-2 * eps0f)
     lgk = math.lgamma(k + 1)
 
@@ -375,33 +407,50 @@ def _binomial_masses(eps: arb, c: int) -> list[arb]:
     return masses
 
 
+def atom_bound(groups: Sequence[tuple[fmpq, int]]) -> int:
+    """An upper bound on the number of distinct losses: ``min(Π (c_g + 1), 2S/g + 1)``.
+
+    ``S = Σ c_g ε_g`` and ``g`` the largest rational with every ``ε_g`` a
+    multiple of it: every loss lies on the grid ``-S, -S + 2g, …, S``.
+    """
+    product = 1
+    for _, c in groups:
+        product *= c + 1
+    fracs = [Fraction(int(e.p), int(e.q)) for e, _ in groups]
+    num = 0
+    den = 1
+    for f in fracs:
+        den = den * f.denominator // math.gcd(den, f.denominator)
+    for f in fracs:
+        num = math.gcd(num, f.numerator * (den // f.denominator))
+    grid = Fraction(num, den)
+    total = sum(f * c for f, (_, c) in zip(fracs, groups))
+    return min(product, int(total / grid) + 1)
+
+
 def _loss_distribution(groups: Sequence[tuple[fmpq, int]]) -> list[tuple[Fraction, arb]]:
     """``[(loss, P-mass)]`` of the product of randomized responses, losses exact and distinct."""
-    size = 1
-    for _, c in groups:
-        size *= c + 1
+    if atom_bound(groups) > MAX_ATOMS:
+        raise _too_many()
     dist: dict[Fraction, arb] = {Fraction(0): arb(1)}
     for eps_q, c in groups:
         e = Fraction(int(eps_q.p), int(eps_q.q))
         masses = _binomial_masses(arb(eps_q), c)
-        if len(dist) * (c + 1) > 4 * MAX_ATOMS:
-            raise _too_many()
         new: dict[Fraction, arb] = {}
         for loss, prob in dist.items():
             for i, m in enumerate(masses):
                 key = loss + (2 * i - c) * e
                 new[key] = new[key] + prob * m if key in new else prob * m
         dist = new
-        if len(dist) > MAX_ATOMS:
-            raise _too_many()
     return sorted(dist.items(), key=lambda item: item[0], reverse=True)
 
 
 def _too_many() -> InvalidParameter:
     return InvalidParameter(
-        f"the composed privacy-loss distribution would exceed {MAX_ATOMS} distinct losses; exact heterogeneous "
-        "pure-DP composition (R-F8) is #P-complete in general and is only done while it stays that small "
-        "(group equal eps_i, or use rational eps_i on a common grid)")
+        f"the composed privacy-loss distribution may have more than {MAX_ATOMS} distinct losses "
+        "(bound: min(prod(c_i + 1), 2 sum(c_i eps_i)/grid + 1)); exact heterogeneous pure-DP composition (R-F8) "
+        "is #P-complete in general and is only done below that size (group equal eps_i, or put the eps_i on a "
+        "coarser common grid)")
 
 
 def _heterogeneous_delta_ball(groups: Sequence[tuple[fmpq, int]], eps: fmpq) -> arb:
@@ -416,6 +465,11 @@ def _heterogeneous_delta_ball(groups: Sequence[tuple[fmpq, int]], eps: fmpq) -> 
 
 
 def _heterogeneous_epsilon_ball(groups: Sequence[tuple[fmpq, int]], delta: fmpq) -> arb:
+    """The least ``ε >= 0`` with ``δ(ε) <= delta`` from the exact loss distribution (segment proved).
+
+    Losses ``L_0 > L_1 > …``; on ``[L_{j+1}, L_j]`` the profile is
+    ``A_j - e^ε B_j`` with ``A_j = Σ_{a<=j} P_a``, ``B_j = Σ_{a<=j} P_a e^{-L_a}``.
+    """
     atoms = _loss_distribution(groups)
     target = arb(delta)
     a, b = arb(0), arb(0)
@@ -423,22 +477,29 @@ def _heterogeneous_epsilon_ball(groups: Sequence[tuple[fmpq, int]], delta: fmpq)
         la = arb(fmpq(loss.numerator, loss.denominator))
         a = a + prob
         b = b + prob * (-la).exp()
-        # on [L_{idx+1}, L_idx]: δ(ε) = a - e^ε b; the root is here iff δ(L_{idx+1}) >= target
         nxt = atoms[idx + 1][0] if idx + 1 < len(atoms) else None
-        if nxt is not None:
-            d_next = a - arb(fmpq(nxt.numerator, nxt.denominator)).exp() * b
-            if d_next.mid() <= target.mid():
-                continue
+        if loss >= 0 and (nxt is None or nxt < 0):  # this segment contains 0, where δ(0) = A - B
+            d0 = a - b
+            if d0 < target:
+                return arb(0)
+            if not d0 > target:
+                raise NeedPrecision("delta(0) is too close to delta to decide whether eps = 0")
+            root = ((a - target) / b).log()
+            if root > 0 and root <= la:
+                return root
+            raise NeedPrecision("the closed-form root is not provably inside its segment")
+        # the root is in this segment iff δ(L_{idx+1}) = A - e^{L_{idx+1}} B > target (estimate; proved below)
+        lower_end = arb(fmpq(nxt.numerator, nxt.denominator))  # type: ignore[union-attr]
+        if (a - lower_end.exp() * b).mid() <= target.mid():
+            continue
         excess = a - target
         if not excess > 0:
             raise NeedPrecision("A_j - delta is not provably positive")
         root = (excess / b).log()
-        if not root <= la:
-            raise NeedPrecision("the closed-form root is not provably below its segment's top")
-        if nxt is not None and not root >= arb(fmpq(nxt.numerator, nxt.denominator)):
-            raise NeedPrecision("the closed-form root is not provably above its segment's bottom")
-        return root
-    raise NeedPrecision("no segment found")  # pragma: no cover - δ(-inf) = 1 > target
+        if root <= la and root >= lower_end:  # proved: δ(root) = delta, root in [L_{idx+1}, L_idx], L_{idx+1} >= 0
+            return root
+        raise NeedPrecision("the closed-form root is not provably inside its segment")
+    raise NeedPrecision("no segment found")  # pragma: no cover - the segment containing 0 always returns
 
 
 # -- public entry points ----------------------------------------------------------------------------------
@@ -475,7 +536,7 @@ def _delta_compute(groups: list[tuple[Real, int]], eps: fmpq):  # type: ignore[n
 
 def rr_delta(groups: Groups, eps: fmpq, digits: int = DEFAULT_DIGITS,
              query: Mapping[str, str] | None = None) -> Certified:
-    """The exact ``δ(ε')`` of the product of ``RR_{ε_g}^{⊗ c_g}`` (= optimal ``ε_g``-DP composition), rounded up."""
+    """The exact ``δ(ε')`` of ``⊗ RR_{ε_g}^{⊗ c_g}`` (= optimal ``ε_g``-DP composition), rounded up."""
     groups = _clean(groups)
     method = METHOD_HOMOGENEOUS if len(groups) <= 1 else METHOD_HETEROGENEOUS
     compute = _delta_compute(groups, eps)
@@ -514,3 +575,35 @@ def rr_epsilon(groups: Groups, delta: fmpq, digits: int = DEFAULT_DIGITS,
                    what="the optimal-composition epsilon(delta)")
 
 
+# -- the single Laplace mechanism (exact, R-E5) ------------------------------------------------------------
+
+METHOD_LAPLACE = "exact Laplace profile (R-E5): delta = max(0, 1 - exp((eps - eps0)/2))"
+
+
+def laplace_single_delta(eps0: Real, eps: fmpq, digits: int = DEFAULT_DIGITS,
+                         query: Mapping[str, str] | None = None) -> Certified:
+    """``δ(ε) = max(0, 1 - e^{(ε-ε0)/2})`` for one Laplace mechanism with ``ε0 = Δ/b``, rounded up."""
+
+    def compute(prec: int) -> arb:
+        x = (arb(eps) - to_arb(eps0)) / 2
+        if x >= 0:
+            return arb(0)
+        value = -x.expm1()
+        return value if value > 0 else value.nonnegative_part()
+
+    return certify("delta", compute, digits=digits, method=METHOD_LAPLACE, query=query or {},
+                   what="the Laplace delta(eps)")
+
+
+def laplace_single_epsilon(eps0: Real, delta: fmpq, digits: int = DEFAULT_DIGITS,
+                           query: Mapping[str, str] | None = None) -> Certified:
+    """The least ``ε >= 0`` with ``δ(ε) <= delta``: ``max(0, ε0 + 2 log(1 - delta))``, rounded up."""
+
+    def compute(prec: int) -> arb:
+        value = to_arb(eps0) + 2 * (-arb(delta)).log1p()
+        if value < 0:
+            return arb(0)
+        return value if value > 0 else value.nonnegative_part()
+
+    return certify("epsilon", compute, digits=digits, method=METHOD_LAPLACE, query=query or {},
+                   what="the Laplace epsilon(delta)")
