@@ -95,3 +95,12 @@ def test_standalone_latex_compiles_with_pdflatex(tmp_path, capsys, name):
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert (tmp_path / "d.pdf").stat().st_size > 1000
+
+
+def test_docs_catalogue_is_current(capsys):
+    """docs/catalogue.md is generated; regenerate it with `cdpsym list --markdown --axioms > docs/catalogue.md`."""
+    from pathlib import Path
+
+    code, out, _ = run(capsys, "list", "--markdown", "--axioms")
+    assert code == 0
+    assert Path(__file__).resolve().parents[1].joinpath("docs", "catalogue.md").read_text() == out
