@@ -82,8 +82,8 @@ class Tool:
     fn: Callable[[object], Value]
     #: the configurations this tool is run on (PLD / PRV accountants are capped); None = all
     applies: Optional[Callable[[object], bool]] = None
-    #: True when the library documents the number as an estimate rather than a bound
-    estimate: bool = False
+    #: why and where the tool is capped (shown in the report)
+    cap: str = ""
 
 
 PEER_PACKAGES = {
@@ -361,18 +361,23 @@ PEERS: list[Tool] = [
     Tool("autodp Composition (RDP)", "autodp", "gauss", "RDP (Brent over α) + BBGHS conversion",
          autodp_rdp_gaussian),
     Tool("dp_accounting PLDAccountant", "dp-accounting", "gauss", "PLD, pessimistic, Δ=1e-4",
-         dpa_pld_gaussian, applies=lambda q: q.mu <= PLD_GAUSS_MAX_MU),
-    Tool("prv_accountant PRVAccountant", "prv-accountant", "gauss", f"PRV/FFT, eps_error={PRV_EPS_ERROR}",
-         prv_gaussian, applies=lambda q: q.k <= PRV_GAUSS_MAX_K and q.mu <= PRV_GAUSS_MAX_MU),
+         dpa_pld_gaussian, applies=lambda q: q.mu <= PLD_GAUSS_MAX_MU,
+         cap=f"only where √k/σ ≤ {PLD_GAUSS_MAX_MU:g}: its grid grows with √k/σ (0.3 s at 0.5, 4 s at 5, 130 s at 50)"),
+    Tool("prv_accountant PRVAccountant (Gaussian)", "prv-accountant", "gauss", f"PRV/FFT, eps_error={PRV_EPS_ERROR}",
+         prv_gaussian, applies=lambda q: q.k <= PRV_GAUSS_MAX_K and q.mu <= PRV_GAUSS_MAX_MU,
+         cap=f"only k ≤ {PRV_GAUSS_MAX_K} and √k/σ ≤ {PRV_GAUSS_MAX_MU:g}: 0.4 s at k = 100, 250 s at k = 10^4"),
     # (b) k-fold eps0-DP
     Tool("dp_accounting PLD from_privacy_parameters ⊗k", "dp-accounting", "pure", "PLD self_compose, pessimistic",
-         dpa_pld_pure, applies=lambda q: q.k <= PLD_PURE_MAX_K),
+         dpa_pld_pure, applies=lambda q: q.k <= PLD_PURE_MAX_K,
+         cap=f"only k ≤ {PLD_PURE_MAX_K}: about 5 s per call at k = 10^4"),
     Tool("dp_accounting PLD from_randomized_response ⊗k", "dp-accounting", "pure", "PLD self_compose, pessimistic",
-         dpa_pld_rr, applies=lambda q: q.k <= PLD_PURE_MAX_K),
+         dpa_pld_rr, applies=lambda q: q.k <= PLD_PURE_MAX_K,
+         cap=f"only k ≤ {PLD_PURE_MAX_K}: about 5 s per call at k = 10^4"),
     Tool("dp_accounting PLDAccountant.compose(RR event, k)", "dp-accounting", "pure", "PLD accountant API",
          dpa_pld_accountant_rr),
     Tool("dp_accounting advanced_composition (KOV Thm 3.3)", "dp-accounting", "pure", "KOV optimal, at kinks, float",
-         dpa_kov, applies=lambda q: q.k <= KOV_MAX_K),
+         dpa_kov, applies=lambda q: q.k <= KOV_MAX_K,
+         cap=f"only k ≤ {KOV_MAX_K}: an O(k²) Python loop"),
     Tool("dp_accounting RdpAccountant (RR event)", "dp-accounting", "pure", "RDP (order grid) + CKS20 conversion",
          dpa_rdp_rr),
     Tool("autodp Composition (PureDP RDP)", "autodp", "pure", "RDP (Brent over α) + BBGHS conversion",
@@ -381,8 +386,9 @@ PEERS: list[Tool] = [
          autodp_kov_acct),
     Tool("opendp pureDP→zCDP → composition → (ε,δ)", "opendp", "pure", "BS16 + zCDP composition + CKS20",
          opendp_pure),
-    Tool("prv_accountant PRVAccountant", "prv-accountant", "pure", f"PRV/FFT, eps_error={PRV_EPS_ERROR}",
-         prv_pure, applies=lambda q: q.k <= PRV_PURE_MAX_K),
+    Tool("prv_accountant PRVAccountant (PureDP)", "prv-accountant", "pure", f"PRV/FFT, eps_error={PRV_EPS_ERROR}",
+         prv_pure, applies=lambda q: q.k <= PRV_PURE_MAX_K,
+         cap=f"only k ≤ {PRV_PURE_MAX_K}: 3.6 s at k = 1000"),
     # (c) rho-zCDP => (eps, delta)
     Tool("dp_accounting RdpAccountant(ZCDpEvent)", "dp-accounting", "zcdp", "CKS20 on the default order grid",
          dpa_rdp_zcdp),
@@ -391,3 +397,63 @@ PEERS: list[Tool] = [
     Tool("autodp rdp_to_approxdp (basic)", "autodp", "zcdp", "BS16 Prop 1.3 (Mironov), Brent over α",
          autodp_zcdp_mironov),
 ]
+
+
+# ================================================================================================
+# diagnoses: run only for answers found below the exact value, to say why (evidence, not guesses)
+# ================================================================================================
+
+def _diag_pld_pure(q: PureQ, exact_eps: float) -> str:
+    from dp_accounting.pld import common
+    from dp_accounting.pld import privacy_loss_distribution as PLD
+    with _quiet():
+        pld = PLD.from_privacy_parameters(common.DifferentialPrivacyParameters(q.eps0, 0.0)).self_compose(q.k)
+        d = float(pld.get_delta_for_epsilon(exact_eps))
+    if d < q.delta:
+        return (f"the PLD's own δ at the exact ε is {d:.6g} < δ = {q.delta:g}: an absolute error of "
+                f"{q.delta - d:.1g} in δ (FFT / truncation) that the pessimistic rounding does not cover")
+    return (f"the PLD's own δ at the exact ε is {d!r} ≥ δ: the shortfall comes from its ε search "
+            "(get_epsilon_for_delta), not from the PLD")
+
+
+def _diag_pld_accountant_rr(q: PureQ, exact_eps: float) -> str:
+    single = dpa_pld_accountant_rr(PureQ(q.eps0, 1, q.delta))
+    here = dpa_pld_accountant_rr(q)
+    if here == single:
+        return (f"same answer as for k = 1 ({single!r}): `PLDAccountant` ignores `count` for "
+                "`RandomizedResponseDpEvent` (composes once)")
+    return ""
+
+
+def _diag_prv_pure(q: PureQ, exact_eps: float) -> str:
+    import prv_accountant
+    from prv_accountant.accountant import compute_safe_domain_size
+    with _quiet():
+        mech = prv_accountant.PureDPMechanism(q.eps0)
+        L = compute_safe_domain_size([mech], [q.k], PRV_EPS_ERROR, PRV_DELTA_ERROR_FACTOR * q.delta)
+    if L < exact_eps:
+        return (f"its loss domain is cut at L = {L:.4g} < exact ε (losses reach kε0 = {q.k * q.eps0:g}); L comes "
+                f"from `PureDPMechanism.rdp(α) = (α-1)ε0/α`, below the Rényi divergence of ε0-DP "
+                f"(e.g. {mech.rdp(2.0):.4g} < D_2 of RR = {_rr_d2(q.eps0):.4g} at α = 2)")
+    return ""
+
+
+def _rr_d2(eps0: float) -> float:
+    p = _rr_truth_probability(eps0)
+    return math.log(p * p / (1 - p) + (1 - p) * (1 - p) / p)
+
+
+def _diag_kov(q: PureQ, exact_eps: float) -> str:
+    if q.delta < 2.0 ** -53:
+        return ("it tests `1 - (1-δ)^k (1-δ_i) <= δ` in floats, so every δ_i < 2^-53 passes for this δ "
+                "(δ_i at the returned kink is > δ)")
+    return ""
+
+
+DIAGNOSE: dict[str, Callable[[object, float], str]] = {
+    "dp_accounting PLD from_privacy_parameters ⊗k": _diag_pld_pure,
+    "dp_accounting PLDAccountant.compose(RR event, k)": _diag_pld_accountant_rr,
+    "prv_accountant PRVAccountant (PureDP) (upper)": _diag_prv_pure,
+    "prv_accountant PRVAccountant (PureDP) (estimate)": _diag_prv_pure,
+    "dp_accounting advanced_composition (KOV Thm 3.3)": _diag_kov,
+}
