@@ -96,6 +96,9 @@ class Theorem:
     def __post_init__(self) -> None:
         if not self.parts:
             raise ProofError(f"theorem {self.name} has no parts")
+        for part in self.parts:
+            for v, dom in {**self.variables, **part.variables}.items():
+                _check_assumptions(self.name, v, dom)
         attached = []
         for part in self.parts:
             merged = dict(self.variables)
@@ -158,6 +161,20 @@ class Theorem:
 
     def __repr__(self) -> str:
         return f"<Theorem {self.name} ({self.reference}): {self.title}>"
+
+
+def _check_assumptions(name: str, v: sp.Symbol, dom: Interval) -> None:
+    """A domain may not be wider than its symbol's sympy assumptions: sympy simplifies with the
+    assumptions, so a proof would only hold on the narrower set while the statement claims the wider."""
+    lo = dom.lo
+    if lo.free_symbols:
+        return
+    if v.is_positive and (lo.is_finite is False or bool(lo < 0) or (lo == 0 and not dom.left_open)):
+        raise ProofError(f"{name}: {v} is a positive symbol but its domain {dom.describe()} admits values <= 0")
+    if v.is_nonnegative and (lo.is_finite is False or bool(lo < 0)):
+        raise ProofError(f"{name}: {v} is a non-negative symbol but its domain {dom.describe()} admits negatives")
+    if v.is_integer and not dom.integer:
+        raise ProofError(f"{name}: {v} is an integer symbol but its domain {dom.describe()} is not integral")
 
 
 # -- the symbolic checker ----------------------------------------------------------------------------

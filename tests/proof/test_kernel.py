@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 from cdpsym.expr import (Interval, alpha, delta, eps, greater_than, k, lam, naturals, open_unit, positive, real,
@@ -183,3 +184,11 @@ def test_citing_a_theorem_requires_its_hypotheses():
     outer2 = Theorem(name="outer_t2", reference="R-test", source="test", title="t", variables={}, hypotheses=(h,),
                      parts=(Part("main", le(sp.S.One, G + 1), proof=Chain(sp.S.One).le(G + 1, by(inner))),))
     assert symbolic_check(outer2).status == "proved"
+
+
+def test_a_domain_wider_than_the_symbols_assumptions_is_refused():
+    from cdpsym.errors import ProofError
+
+    with pytest.raises(ProofError, match="positive symbol"):
+        Theorem(name="t_wide", reference="R-test", source="test", title="t", variables={eps: real()},
+                parts=(Part("main", le(eps, eps), proof=Chain(eps).le(eps, algebra())),))
