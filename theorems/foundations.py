@@ -17,12 +17,12 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from cdpsym.expr import L, X, a, alpha, b, eps, greater_than, lam, m, mu, nu, positive, real, s, sigma, t, y
+from cdpsym.expr import L, X, alpha, eps, greater_than, lam, m, mu, nu, positive, real, s, sigma, t, y
 from cdpsym.expr.operators import (KL, Expect, HockeyStick, Normal, P, Prob, Q, Renyi, normal_density)
 from cdpsym.proof import Axiom, eq, le
 
 __all__ = ["renyi_gaussian_definition", "gaussian_integral", "markov_exponential",
-           "tail_condition", "kl_is_mean_loss", "expectation_of_constant", "expectation_linear",
+           "tail_condition", "kl_is_mean_loss",
            "AXIOMS"]
 
 oo = sp.oo
@@ -81,15 +81,5 @@ kl_is_mean_loss = Axiom(
     relation=eq(Expect(L), KL(P, Q)),
 )
 
-expectation_of_constant = Axiom(
-    name="expectation_of_constant",
-    title="linearity of expectation: E[aX + b] = a E[X] + b",
-    citation="e.g. Feller, Vol. I, §IX.2",
-    relation=eq(Expect(a * X + b), a * Expect(X) + b),
-    variables={a: real(), b: real()},
-)
-
-expectation_linear = expectation_of_constant
-
 AXIOMS = [renyi_gaussian_definition, gaussian_integral, markov_exponential, tail_condition,
-          kl_is_mean_loss, expectation_of_constant]
+          kl_is_mean_loss]

@@ -12,9 +12,8 @@ Main facts
   rounding argument of Steinke 2024 (mean-preserving two-point rounding onto
   the endpoints increases E f for convex f).
 * ``expectation_affine`` — linearity of expectation, E[aX + b] = a E[X] + b,
-  for *any* random variable X.  ``foundations.expectation_of_constant`` states
-  the same fact but does not quantify over ``X`` (it is not one of its
-  variables), so it cannot be instantiated at ``L`` or at ``exp(λL)``.
+  for *any* random variable X (``X`` is one of its variables, so it can be
+  instantiated at ``L`` or at ``exp(λL)``).
 * ``kl_nonnegative`` — **Gibbs' inequality**, D_KL(P‖Q) >= 0.
 * ``kl_three_atom_definition`` — the definition of D_KL (R-A2) written out for
   two distributions on three atoms whose third atom has the same mass r in

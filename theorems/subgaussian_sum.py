@@ -40,7 +40,7 @@ import sympy as sp
 from cdpsym.expr import i, k, lam, naturals, positive, real, tau
 from cdpsym.expr.operators import Expect
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, induction, le
-from theorems.foundations import expectation_of_constant
+from theorems.foundations_convexity import expectation_affine
 from theorems.foundations_composition import (CondMGF, S, X, normal_expectation, partial_sums_start,
                                               partial_sums_step, tower_mgf_partial_sums)
 
@@ -107,7 +107,7 @@ def make(bound: sp.Expr = BOUND) -> Theorem:
         .le(one_step * Expect(sp.exp(lam * S(0))),
             by(conditionally_subgaussian, i=1, inside=lambda w: w * Expect(sp.exp(lam * S(0)))))
         .eq(one_step * Expect(sp.S.One), by(partial_sums_start))
-        .eq(one_step, by(expectation_of_constant, a=0, b=1))
+        .eq(one_step, by(expectation_affine, a=0, b=1))
     )
     ih = Hypothesis("ih", title="induction hypothesis", relation=le(Expect(sp.exp(lam * S(k))), bound))
     step = (

@@ -42,7 +42,7 @@ import sympy as sp
 from cdpsym.expr import L, k, lam, naturals, positive, rho
 from cdpsym.expr.operators import Expect
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, induction, le
-from theorems.foundations import expectation_of_constant
+from theorems.foundations_convexity import expectation_affine
 from theorems.foundations_composition import (C, CondMGF, L_k, composed_loss_start, composed_loss_step, lift_mgf,
                                               normal_expectation, tower_mgf_composed)
 
@@ -102,7 +102,7 @@ def make(rho_total: sp.Expr = RHO_TOTAL) -> Theorem:
         .le(CondMGF(C(1), lam) * mgf(0), by(tower_mgf_composed, i=1, lam=lam))
         .le(step_bound * mgf(0), by(lift_mgf, i=1, lam=lam, c=step_bound, inside=lambda w: w * mgf(0)))
         .eq(step_bound * Expect(sp.S.One), by(composed_loss_start))
-        .eq(step_bound, by(expectation_of_constant, a=0, b=1))
+        .eq(step_bound, by(expectation_affine, a=0, b=1))
         .eq(bound.xreplace({k: 1}), algebra())
     )
     ih = Hypothesis("ih", title="induction hypothesis", relation=le(mgf(k), bound))

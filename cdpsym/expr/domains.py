@@ -170,9 +170,6 @@ class Interval:
         u = sp.Dummy(symbol.name + "_u", positive=True) if self.right_open else sp.Dummy(symbol.name + "_u", nonnegative=True)
         return lo + (hi - lo) / (1 + u)
 
-    def covers_left_endpoint_by_reparam(self) -> bool:
-        return self.left_open or self.lo is sp.S.NegativeInfinity or self.hi is sp.S.Infinity and not self.integer
-
     # -- sampling and boxes ---------------------------------------------------------
     def sampling_range(self) -> tuple[float, float]:
         lo = self.sample_lo if self.sample_lo is not None else (

@@ -9,7 +9,7 @@ from cdpsym.expr.operators import Expect
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, induction, le
 from cdpsym.proof.theorem import symbolic_check
 from cdpsym.verify.numeric import numeric_check
-from theorems.foundations import expectation_of_constant
+from theorems.foundations_convexity import expectation_affine
 from theorems.foundations_composition import (CondMGF, S, X, partial_sums_start, partial_sums_step,
                                               tower_mgf_partial_sums)
 from theorems.subgaussian_sum import conditionally_subgaussian, make
@@ -29,7 +29,7 @@ def test_proved_with_all_checks():
     assert report.verdict == "proved"
     assert [s["method"] for s in report.checks["symbolic"]["steps"]] == ["induction"]
     assert set(report.checks["symbolic"]["trusted_axioms"]) == {
-        "expectation_of_constant", "partial_sums_start", "partial_sums_step", "tower_mgf_partial_sums"}
+        "expectation_affine", "partial_sums_start", "partial_sums_step", "tower_mgf_partial_sums"}
 
 
 def test_standard_sqrt_k_over_two_fails_symbolically_and_numerically():
@@ -53,7 +53,7 @@ def _base(bound):
             .le(STEP * Expect(sp.exp(lam * S(0))),
                 by(conditionally_subgaussian, i=1, inside=lambda w: w * Expect(sp.exp(lam * S(0)))))
             .eq(STEP * Expect(sp.S.One), by(partial_sums_start))
-            .eq(bound.xreplace({k: 1}), by(expectation_of_constant, a=0, b=1)))
+            .eq(bound.xreplace({k: 1}), by(expectation_affine, a=0, b=1)))
 
 
 def _step(bound, ih_bound):
