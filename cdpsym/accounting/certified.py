@@ -216,7 +216,15 @@ def text(value: object) -> str:
 def _decide(x: Real, op: str, bound: int) -> bool | None:
     """``x op bound`` decided exactly (rational) or by Arb (irrational); ``None`` if undecidable."""
     if isinstance(x, fmpq):
-        return {"<": x < bound, "<=": x <= bound, ">": x > bound, ">=": x >= bound}[op]
+        if op == "<":
+            return x < bound
+        if op == ">":
+            return x > bound
+        if op == "<=":
+            return x <= bound
+        if op == ">=":
+            return x >= bound
+        raise ValueError(f"unknown comparison {op!r}")
     for prec in (64, 256, 1024):
         with ctx.workprec(prec):
             b = to_arb(x)
@@ -324,7 +332,11 @@ def _decimal_string(x: Fraction, digits: int) -> str:
     n = x / Fraction(10) ** (e - digits + 1)
     if n.denominator != 1:  # cannot happen for a value from _round_sig
         raise ArithmeticError(f"{x} has more than {digits} significant digits")
-    mantissa = str(n.numerator)  # exactly `digits` digits: trailing zeros are significant
+    return _format_decimal(sign, str(n.numerator), e)
+
+
+def _format_decimal(sign: str, mantissa: str, e: int) -> str:
+    """``sign`` and the digit string ``mantissa`` (all significant) with decimal exponent ``e``, written out."""
     if -5 <= e < 16:
         if e >= 0:
             whole = mantissa[: e + 1].ljust(e + 1, "0")
@@ -337,6 +349,107 @@ def _decimal_string(x: Fraction, digits: int) -> str:
 
 
 def round_ball(ball: arb, digits: int, direction: str,
+               clip: tuple[Fraction | None, Fraction | None] = (None, None)) -> tuple[Fraction, str, int]:
+    """``(rounded value, its decimal string, certified digits)`` for *ball* rounded in *direction*.
+
+    ``up`` rounds the upper endpoint up to *digits* significant digits (so the
+    result is ``>=`` every point of the ball); ``down`` rounds the lower
+    endpoint down.  The certified digits are the largest ``d <= digits`` such
+    that the ball's far endpoint is within one unit of the ``d``-th significant
+    digit of the rounded value (``0`` when even the first digit is not certain).
+    *clip* is a range known to contain the exact value (``δ ∈ [0, 1]``): the
+    ball is intersected with it first, so ``δ = 1 - 10^-1000`` rounds up to ``1``.
+
+    All arithmetic is on exact integers (the endpoints are dyadic: numerators
+    over one common power of two).
+
+    >>> round_ball(arb(2) / 3, 4, "up")[1:], round_ball(arb(2) / 3, 4, "down")[1:]
+    (('0.6667', 4), ('0.6666', 4))
+    >>> round_ball(arb("1e-300"), 3, "up")[1]
+    '1.01e-300'
+    >>> round_ball(arb(2), 3, "up")[1]
+    '2.00'
+    """
+    if direction not in ("up", "down"):
+        raise ValueError(f"direction must be 'up' or 'down', got {direction!r}")
+    if not ball.is_finite() or ball.is_nan():
+        return Fraction(0), "nan", 0
+    mm, me = ball.mid().man_exp()
+    rm, re_ = ball.rad().man_exp()
+    mm, me, rm, re_ = int(mm), int(me), int(rm), int(re_)
+    if rm == 0:
+        re_ = me
+    if mm == 0:
+        me = re_
+    e0 = min(me, re_)
+    mid_n, rad_n = mm << (me - e0), rm << (re_ - e0)
+    lo_n, hi_n = mid_n - rad_n, mid_n + rad_n
+    if e0 >= 0:
+        lo_n, hi_n, den = lo_n << e0, hi_n << e0, 1
+    else:
+        den = 1 << -e0
+    lo_d = hi_d = den
+    for bound, is_lower in ((clip[0], True), (clip[1], False)):
+        if bound is None:
+            continue
+        bn, bd = bound.numerator, bound.denominator
+        # lower, upper = max(lower, bound), max(upper, bound)  (resp. min for the upper clip)
+        if (lo_n * bd < bn * lo_d) == is_lower and lo_n * bd != bn * lo_d:
+            lo_n, lo_d = bn, bd
+        if (hi_n * bd < bn * hi_d) == is_lower and hi_n * bd != bn * hi_d:
+            hi_n, hi_d = bn, bd
+    up = direction == "up"
+    xn, xd = (hi_n, hi_d) if up else (lo_n, lo_d)
+    if xn == 0:
+        vn, vd = 0, 1
+    else:
+        e = _exponent10_int(abs(xn), xd)
+        sc = e - digits + 1
+        if sc >= 0:
+            q_n, q_d = xn, xd * 10 ** sc
+        else:
+            q_n, q_d = xn * 10 ** -sc, xd
+        q = -((-q_n) // q_d) if up else q_n // q_d
+        vn, vd = (q * 10 ** sc, 1) if sc >= 0 else (q, 10 ** -sc)
+    # error = value - lower (up) or upper - value (down), as err_n / err_d
+    if up:
+        err_n, err_d = vn * lo_d - lo_n * vd, vd * lo_d
+    else:
+        err_n, err_d = hi_n * vd - vn * hi_d, vd * hi_d
+    if vn == 0:
+        certified = digits if err_n == 0 else 0
+        return Fraction(0), "0", certified
+    ev = _exponent10_int(abs(vn), vd)
+    if err_n == 0:
+        certified = digits
+    else:
+        ee = _exponent10_int(err_n, err_d)
+        exact_power = (err_n == err_d * 10 ** ee) if ee >= 0 else (err_n * 10 ** -ee == err_d)
+        certified = max(0, min(digits, ev + 1 - (ee if exact_power else ee + 1)))
+    sc = ev - digits + 1
+    m_n, m_d = (abs(vn), vd * 10 ** sc) if sc >= 0 else (abs(vn) * 10 ** -sc, vd)
+    mant, rest = divmod(m_n, m_d)
+    if rest:  # cannot happen for a rounded value
+        raise ArithmeticError(f"{vn}/{vd} has more than {digits} significant digits")
+    text_ = _format_decimal("-" if vn < 0 else "", str(mant), ev)
+    return Fraction(vn, vd), text_, certified
+
+
+def _exponent10_int(n: int, d: int) -> int:
+    """``floor(log10(n/d))`` for positive integers, exactly."""
+
+    def at_least(e: int) -> bool:  # n/d >= 10**e
+        return n >= d * 10 ** e if e >= 0 else n * 10 ** -e >= d
+
+    e = math.floor((n.bit_length() - d.bit_length()) * 0.30102999566398120)
+    while not at_least(e):
+        e -= 1
+    while at_least(e + 1):
+        e += 1
+    return e
+
+
+def _round_ball_fractions(ball: arb, digits: int, direction: str,
                clip: tuple[Fraction | None, Fraction | None] = (None, None)) -> tuple[Fraction, str, int]:
     """``(rounded value, its decimal string, certified digits)`` for *ball* rounded in *direction*.
 
@@ -619,10 +732,12 @@ def certify_root(f: Callable[[arb], arb], newton: Callable[[arb], arb], guess: a
     raise PrecisionError(f"could not certify {digits} digits of {what} within {MAX_PREC} bits of working precision")
 
 
-def solve_monotone(h, x0: float, decreasing: bool, lo: float = 0.0) -> float:  # type: ignore[no-untyped-def]
+def solve_monotone(h, x0: float, decreasing: bool, lo: float = 0.0,  # type: ignore[no-untyped-def]
+                   tol: float = 1e-15) -> float:
     """A float estimate of the root of a monotone *h* on ``x > lo``; ``h(x) -> (value, slope)`` as floats.
 
-    Safeguarded Newton; the result is only ever a starting point for a proof.
+    Safeguarded Newton, stopping once a step is below ``tol`` relative; the
+    result is only ever a starting point for a proof.
 
     Keeps a bracket ``[lo, hi]`` from the signs seen so far and bisects (or
     doubles, while no upper end is known) whenever a Newton step leaves it.
@@ -636,7 +751,7 @@ def solve_monotone(h, x0: float, decreasing: bool, lo: float = 0.0) -> float:  #
         else:
             hi = x
         step = value / slope if slope != 0 and math.isfinite(value) else math.nan
-        if abs(step) <= 1e-15 * abs(x):
+        if abs(step) <= tol * abs(x):
             return x - step
         new = x - step
         if not lo < new < hi:

@@ -55,6 +55,52 @@ def _cks20_float(alpha_minus_one: float, rho: float, L: float) -> float:
 def cks20_alpha(rho: float, L: float) -> Fraction:
     """A near-optimal order ``α`` for ρ-zCDP at ``log(1/δ) = L`` (an estimate; any ``α > 1`` is valid).
 
+    ``dε/dα = ρ - (L - log α)/(α-1)²``, so the optimal ``a = α - 1`` is the one
+    root of ``g(a) = ρa² + log(1+a) - L`` (increasing) in ``(0, √(L/ρ)]``:
+    safeguarded Newton on it, returned as an exact dyadic Fraction; the
+    golden-section search (:func:`_cks20_alpha_golden`) when floats fail.
+    """
+    try:
+        a1 = _cks20_a1_newton(rho, L)
+    except (ValueError, OverflowError, ZeroDivisionError):
+        a1 = None
+    if a1 is None:
+        return _cks20_alpha_golden(rho, L)
+    return Fraction(1) + Fraction(a1)  # exact binary value of the float
+
+
+def _cks20_a1_newton(rho: float, L: float) -> float | None:
+    """The root of ``ρa² + log(1+a) - L`` for ``a > 0`` in floating point, or ``None``."""
+    if not (rho > 0 and L > 0 and math.isfinite(rho) and math.isfinite(L)):
+        return None
+    lo, hi = 0.0, math.sqrt(L / rho)
+    if not (math.isfinite(hi) and hi > 0):
+        return None
+    x = hi
+    for _ in range(200):
+        g = rho * x * x + math.log1p(x) - L
+        if g > 0:
+            hi = x
+        elif g < 0:
+            lo = x
+        else:
+            break
+        step = g / (2 * rho * x + 1 / (1 + x))
+        new = x - step
+        if abs(step) <= 1e-15 * x:
+            x = new if lo < new < hi else x
+            break
+        if not lo < new < hi:
+            new = (lo + hi) / 2
+            if new in (lo, hi):
+                break
+        x = new
+    return x if math.isfinite(x) and x > 0 else None
+
+
+def _cks20_alpha_golden(rho: float, L: float) -> Fraction:
+    """A near-optimal order ``α`` for ρ-zCDP at ``log(1/δ) = L`` (an estimate; any ``α > 1`` is valid).
+
     Golden-section search over ``u = log(α - 1)`` on a bracket around
     ``α* ≈ 1 + √(L/ρ)`` (the BS16-optimal order), then returned as an exact
     dyadic Fraction.

@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from flint import arb, ctx, fmpq
 
 from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, Real, certified_from_ball, certify,
-                                         certify_root, prove_sign, solve_monotone, to_arb)
+                                         certify_root, exact_mid, prove_sign, solve_monotone, to_arb)
 from cdpsym.errors import PrecisionError
 
 __all__ = ["delta_ball", "gaussian_delta", "gaussian_epsilon", "gaussian_mu_bracket", "METHOD"]
@@ -116,6 +116,61 @@ def _log_profile(mu: arb, eps: arb, prec: int) -> tuple[float, float, float, int
                 float((log_phi - log_d).exp().mid()), p)
 
 
+# -- float estimates (never trusted: a float answer is only a point at which Arb proves a sign) --------
+
+_SQRT2 = math.sqrt(2.0)
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+
+
+def _log_phi_f(t: float) -> float:
+    """``log Φ(t)`` in floating point (an estimate), without underflow for very negative ``t``."""
+    if t > 0:
+        return math.log1p(-0.5 * math.erfc(t / _SQRT2))
+    if t > -37.0:
+        return math.log(0.5 * math.erfc(-t / _SQRT2))
+    # Φ(t) = φ(t)/|t| · (1 - 1/t² + 3/t⁴ - …) (asymptotic; terms still decreasing fast at |t| >= 37)
+    u = 1.0 / (t * t)
+    series, term = 1.0, 1.0
+    for n in range(1, 9):
+        term *= -(2 * n - 1) * u
+        series += term
+    return -0.5 * t * t - math.log(-t) - _LOG_SQRT_2PI + math.log(series)
+
+
+def _log_delta_f(mu: float, eps: float) -> tuple[float, float, float]:
+    """``(log δ, d log δ/dε, d log δ/dμ)`` of the Gaussian profile, as float estimates.
+
+    Raises ``ValueError``/``OverflowError`` (or returns non-finite values) where floats do not suffice.
+    """
+    a = mu / 2 - eps / mu
+    la = _log_phi_f(a)
+    r = eps + _log_phi_f(a - mu) - la  # log(second / first) < 0
+    if not r < 0:
+        raise ValueError("cancellation")
+    log_d = la + math.log(-math.expm1(r)) if r > -0.6931 else la + math.log1p(-math.exp(r))
+    d_eps = -math.exp(eps + _log_phi_f(a - mu) - log_d)
+    d_mu = math.exp(-0.5 * a * a - _LOG_SQRT_2PI - log_d)
+    return log_d, d_eps, d_mu
+
+
+def _float_root(h, x0: float, decreasing: bool = True) -> float | None:  # type: ignore[no-untyped-def]
+    """:func:`solve_monotone` on a float function, or ``None`` when floats fail (under/overflow, nan)."""
+    try:
+        # the proved bracket is x(1 -+ 2^-41) or narrower: a step below 1e-14 x leaves
+        # (Newton converging quadratically) an error far inside it
+        x = solve_monotone(h, x0, decreasing=decreasing, tol=1e-14)
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
+    return x if math.isfinite(x) and x > 0 else None
+
+
+def _proof_prec(bits: int, extra: float) -> int:
+    """A working precision for the two bracket-end sign proofs (they escalate themselves if short)."""
+    if not math.isfinite(extra):
+        return 128
+    return int(max(64, bits + 24 + extra))
+
+
 # -- eps(delta) -----------------------------------------------------------------------------------------
 
 def gaussian_epsilon(mu2: Real, delta: fmpq, digits: int = DEFAULT_DIGITS,
@@ -123,6 +178,10 @@ def gaussian_epsilon(mu2: Real, delta: fmpq, digits: int = DEFAULT_DIGITS,
                      exact: bool = True) -> Certified:
     """The least ``ε >= 0`` with ``δ(ε) <= delta`` for ``μ² = mu2``, certified, rounded up."""
     query = dict(query or {})
+    if digits <= 11:
+        fast = _gaussian_epsilon_fast(mu2, delta, digits, query, method, exact)
+        if fast is not None:
+            return fast
 
     def at_zero(_: arb) -> arb:  # δ(0) - δ_t, with δ(0) = erf(μ/(2√2)) = TV distance
         return (to_arb(mu2).sqrt() / (2 * _sqrt2())).erf() - arb(delta)
@@ -158,7 +217,124 @@ def gaussian_epsilon(mu2: Real, delta: fmpq, digits: int = DEFAULT_DIGITS,
                         what="the Gaussian epsilon(delta)", prec=state["p"] + 40)
 
 
+def _gaussian_epsilon_fast(mu2: Real, delta: fmpq, digits: int, query: dict[str, str], method: str,
+                           exact: bool) -> Certified | None:
+    """ε(δ) from a float estimate and exactly two Arb sign proofs; ``None`` when that does not work out.
+
+    The estimate (float Newton on ``log δ(ε)``) is never trusted: the result
+    rests only on ``δ(ε_lo) > delta > δ(ε_hi)``, proved in ball arithmetic at
+    two exact dyadic points ``0 < ε_lo < ε_hi``.  Since ``δ`` is strictly
+    decreasing, the least ``ε`` with ``δ(ε) <= delta`` lies in ``(ε_lo, ε_hi)``
+    (and is not ``0``, as ``δ(0) >= δ(ε_lo) > delta``).
+    """
+    try:
+        if isinstance(mu2, fmpq):
+            mu_f = math.sqrt(int(mu2.p) / int(mu2.q))
+        else:
+            with ctx.workprec(64):
+                mu_f = float(to_arb(mu2).sqrt().mid())
+        log_t = math.log(int(delta.p)) - math.log(int(delta.q))
+        if not (math.isfinite(mu_f) and mu_f > 0 and math.isfinite(log_t)):
+            return None
+        # δ(0) = erf(μ/(2√2)) must clearly exceed delta, else leave ε = 0 (or nearly) to the general path
+        if not math.log(math.erf(mu_f / (2 * _SQRT2))) > log_t + 1e-6:
+            return None
+
+        last = [math.nan]
+
+        def h(x: float) -> tuple[float, float]:
+            log_d, d_eps, _ = _log_delta_f(mu_f, x)
+            last[0] = d_eps
+            return log_d - log_t, d_eps
+
+        z = math.sqrt(max(0.0, -2 * log_t - math.log(2 * math.pi)))  # ~ the (1-δ) normal quantile
+        x = _float_root(h, max(mu_f * mu_f / 2 + mu_f * z, mu_f * 1e-3, 1e-300))
+        if x is None:
+            return None
+        d_eps = last[0]  # the slope at the last Newton point (x moved by < 1e-14 x since)
+        a = mu_f / 2 - x / mu_f
+        prec = _proof_prec(int(3.33 * digits) + 8, math.log2(1 + x + a * a) - math.log2(max(-d_eps * x, 1e-300))
+                           + max(0.0, math.log2(-d_eps)))
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
+    bits = int(3.33 * digits) + 8
+    with ctx.workprec(prec):
+        xa = arb(x)
+        lo, hi = exact_mid(xa * (1 - arb(2) ** -bits)), exact_mid(xa * (1 + arb(2) ** -bits))
+    if not lo > 0:
+        return None
+
+    def f(e: arb) -> arb:
+        return delta_ball(to_arb(mu2).sqrt(), e) - arb(delta)
+
+    try:
+        if prove_sign(f, lo, prec, "the Gaussian delta(eps) - delta")[0] != 1:
+            return None
+        if prove_sign(f, hi, prec, "the Gaussian delta(eps) - delta")[0] != -1:
+            return None
+    except PrecisionError:
+        return None
+    return certified_from_ball("epsilon", lo.union(hi), digits, method + "; root bracket proved", query, exact)
+
+
 # -- mu(eps, delta) for calibration ----------------------------------------------------------------------
+
+def _mu_start(eps_f: float, log_t: float) -> float:
+    """A starting estimate of ``μ*`` (Bun–Steinke inverse, R-C4: a ``μ`` below ``μ*``)."""
+    L = -log_t
+    if eps_f > 0:
+        start = math.sqrt(2) * (math.sqrt(L + eps_f) - math.sqrt(L))
+        return max(start, eps_f / math.sqrt(2 * L + 2) / 4, 1e-300)
+    return 1e-3
+
+
+def _mu_bracket_fast(eps: fmpq, delta: fmpq, accept, digits: int):  # type: ignore[no-untyped-def]
+    """``accept(μ_lo, μ_hi)`` from a float estimate and two Arb sign proofs, or ``None`` (then the general path).
+
+    Only ``δ(ε; μ_lo) < delta < δ(ε; μ_hi)``, proved in ball arithmetic at two
+    exact dyadic points, certifies anything (``δ`` increases strictly in ``μ``).
+    """
+    try:
+        eps_f = int(eps.p) / int(eps.q)
+        log_t = math.log(int(delta.p)) - math.log(int(delta.q))
+        if not (math.isfinite(eps_f) and eps_f > 0 and math.isfinite(log_t)):
+            return None  # ε = 0: δ(0; μ) = erf(μ/(2√2)) is left to the general path
+
+        def h(m: float) -> tuple[float, float]:
+            log_d, _, d_mu = _log_delta_f(m, eps_f)
+            return log_d - log_t, d_mu
+
+        x = _float_root(h, _mu_start(eps_f, log_t), decreasing=False)
+        if x is None:
+            return None
+        log_d, d_eps, d_mu = _log_delta_f(x, eps_f)
+        a = x / 2 - eps_f / x
+        prec = _proof_prec(int(3.33 * digits) + 8, math.log2(1 + eps_f + a * a) - math.log2(max(d_mu * x, 1e-300))
+                           + max(0.0, math.log2(-d_eps)))
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
+    bits = int(3.33 * digits) + 8
+    with ctx.workprec(prec):
+        xa = arb(x)
+        lo, hi = exact_mid(xa * (1 - arb(2) ** -bits)), exact_mid(xa * (1 + arb(2) ** -bits))
+    if not lo > 0:
+        return None
+
+    def f(m: arb) -> arb:
+        return delta_ball(m, arb(eps)) - arb(delta)
+
+    try:
+        s_lo, p_lo = prove_sign(f, lo, prec, "the Gaussian delta(eps; mu) - delta")
+        if s_lo != -1:
+            return None
+        s_hi, p_hi = prove_sign(f, hi, prec, "the Gaussian delta(eps; mu) - delta")
+        if s_hi != 1:
+            return None
+    except PrecisionError:
+        return None
+    with ctx.workprec(max(prec, p_lo, p_hi, int(digits * 3.33) + 30)):
+        return accept(lo, hi)
+
 
 def gaussian_mu_bracket(eps: fmpq, delta: fmpq, accept, digits: int = DEFAULT_DIGITS):  # type: ignore[no-untyped-def]
     """Prove ``μ_lo < μ* < μ_hi`` for the ``μ*`` with ``δ(ε; μ*) = delta`` and return ``accept(μ_lo, μ_hi)``.
@@ -166,6 +342,10 @@ def gaussian_mu_bracket(eps: fmpq, delta: fmpq, accept, digits: int = DEFAULT_DI
     ``δ(ε; μ)`` increases strictly in ``μ`` (``dδ/dμ = φ(ε/μ - μ/2)``), so
     ``μ <= μ*`` is exactly the set of Gaussians that are ``(ε, δ)``-DP.
     """
+    if digits <= 11:
+        fast = _mu_bracket_fast(eps, delta, accept, digits)
+        if fast is not None:
+            return fast
     with ctx.workprec(64):
         e = arb(eps)
         log_t = float(arb(delta).log().mid())

@@ -1,0 +1,123 @@
+"""The float-first fast paths: estimates come from floats, and only Arb sign proofs certify.
+
+Each fast path is checked to be taken where it should, to fall back (return
+``None``) where floats do not suffice, and to give the same certified answer
+as the general path.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+
+import mpmath as mp
+import pytest
+from flint import arb, ctx, fmpq
+
+from cdpsym.accounting import calibrate_sigma
+from cdpsym.accounting import gaussian as g
+from cdpsym.accounting.certified import RANGES, _round_ball_fractions, round_ball
+from cdpsym.accounting.conversions import _cks20_alpha_golden, cks20_alpha
+
+
+def _q(x: str) -> fmpq:
+    f = Fraction(x)
+    return fmpq(f.numerator, f.denominator)
+
+
+def test_round_ball_matches_the_fraction_reference() -> None:
+    rng = random.Random(7)
+    balls = [arb(0), arb(2) / 3, arb("1e-300"), arb(2), arb(10) ** 30, arb(1) - arb(2) ** -3000, arb(0, 1e-20),
+             arb(1, 1e-3), arb(-1, 0.5), arb(0.5, 0.5), arb(99999.5), arb(10) ** 400, -arb(10) ** -400]
+    for _ in range(400):
+        m = rng.uniform(-1, 1) * 10.0 ** rng.randint(-300, 300)
+        with ctx.workprec(rng.choice([30, 64, 200])):
+            b = arb(m) * rng.randint(1, 10 ** 6) / rng.randint(1, 10 ** 6)
+        if rng.random() < 0.5:
+            b = arb(b.mid(), arb(abs(m) * 10 ** rng.uniform(-30, 1)).upper())
+        balls.append(b)
+    for b in balls:
+        for clip in ((None, None), RANGES["delta"], RANGES["epsilon"], (Fraction(1, 3), Fraction(7, 2))):
+            for digits in (1, 4, 10, 25):
+                for direction in ("up", "down"):
+                    assert round_ball(b, digits, direction, clip) == _round_ball_fractions(b, digits, direction, clip)
+
+
+@pytest.mark.parametrize("t", [3.0, 0.0, -1.0, -10.0, -36.9, -37.1, -50.0, -400.0])
+def test_log_phi_float(t: float) -> None:
+    with mp.workdps(40):
+        exact = mp.log(mp.ncdf(t))
+    assert abs(g._log_phi_f(t) - float(exact)) <= 1e-13 * max(1.0, abs(float(exact)))
+
+
+def _exact_epsilon(mu2: fmpq, delta: fmpq) -> mp.mpf:
+    with mp.workdps(50):
+        mu = mp.sqrt(mp.mpf(int(mu2.p)) / int(mu2.q))
+        d = mp.mpf(int(delta.p)) / int(delta.q)
+
+        def prof(e):  # type: ignore[no-untyped-def]
+            return mp.ncdf(mu / 2 - e / mu) - mp.exp(e) * mp.ncdf(-mu / 2 - e / mu) - d
+
+        lo, hi = mp.mpf(0), mp.mpf(10) ** 6  # prof decreases: bisection
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if prof(mid) > 0:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+
+@pytest.mark.parametrize("mu2, delta", [("1/10", "1e-10"), ("10", "1e-300"), ("4000", "1e-8"), ("1/400", "1e-5")])
+def test_gaussian_epsilon_fast_path_is_taken_and_agrees(mu2: str, delta: str) -> None:
+    m, d = _q(mu2), _q(delta)
+    fast = g._gaussian_epsilon_fast(m, d, 10, {}, g.METHOD, True)
+    assert fast is not None
+    exact = _exact_epsilon(m, d)
+    with mp.workdps(50):
+        lo = mp.mpf(fast.ball.lower().str(40, radius=False))
+        hi = mp.mpf(fast.ball.upper().str(40, radius=False))
+        assert lo * (1 - mp.mpf(10) ** -35) <= exact <= hi * (1 + mp.mpf(10) ** -35)
+        assert exact <= mp.mpf(fast.rounded)
+    slow = g.gaussian_epsilon(m, d, 12)  # digits > 11: the general path (Arb Newton, no float estimate)
+    assert Fraction(slow.rounded) <= Fraction(fast.rounded)
+    assert Fraction(fast.rounded) - Fraction(slow.rounded) <= Fraction(fast.rounded) * Fraction(1, 10 ** 9)
+
+
+def test_gaussian_epsilon_fast_path_declines() -> None:
+    # delta(0) <= delta: eps = 0 is left to the general path
+    assert g._gaussian_epsilon_fast(_q("1/10000"), _q("1/2"), 10, {}, g.METHOD, True) is None
+    # mu = 1e-3: the float profile cancels too much to place the bracket; the general path answers
+    m, d = _q("1/1000000"), _q("1e-10")
+    assert g._gaussian_epsilon_fast(m, d, 10, {}, g.METHOD, True) is None
+    got = g.gaussian_epsilon(m, d)
+    assert got.rounded == "0.004882455279"
+
+
+def test_mu_bracket_fast_path() -> None:
+    seen = []
+
+    def accept(lo: arb, hi: arb):  # type: ignore[no-untyped-def]
+        seen.append((lo, hi))
+        return (lo, hi)
+
+    assert g._mu_bracket_fast(_q("1"), _q("1e-6"), accept, 10) is not None
+    lo, hi = seen[0]
+    with ctx.workprec(200):
+        assert g.delta_ball(lo, arb(1)) < arb("1e-6") < g.delta_ball(hi, arb(1))
+    assert g._mu_bracket_fast(_q("0"), _q("1e-6"), accept, 10) is None  # eps = 0: general path
+    assert calibrate_sigma(1, "1e-6", 1).rounded == "4.224678890"
+
+
+@pytest.mark.parametrize("rho, L", [(0.5, 13.8), (0.001, 23.0), (5.0, 690.0), (1e-6, 11.5), (100.0, 0.01)])
+def test_cks20_alpha_newton_is_at_least_as_good(rho: float, L: float) -> None:
+    def eps(alpha: Fraction) -> mp.mpf:
+        with mp.workdps(60):
+            a = mp.mpf(alpha.numerator) / alpha.denominator
+            return a * rho + (L + (a - 1) * mp.log(1 - 1 / a) - mp.log(a)) / (a - 1)
+
+    new, old = cks20_alpha(rho, L), _cks20_alpha_golden(rho, L)
+    assert new > 1
+    assert eps(new) <= eps(old) * (1 + mp.mpf(10) ** -12) + mp.mpf(10) ** -30
+    assert math.isfinite(float(new))
