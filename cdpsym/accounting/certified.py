@@ -449,49 +449,6 @@ def _exponent10_int(n: int, d: int) -> int:
     return e
 
 
-def _round_ball_fractions(ball: arb, digits: int, direction: str,
-               clip: tuple[Fraction | None, Fraction | None] = (None, None)) -> tuple[Fraction, str, int]:
-    """``(rounded value, its decimal string, certified digits)`` for *ball* rounded in *direction*.
-
-    ``up`` rounds the upper endpoint up to *digits* significant digits (so the
-    result is ``>=`` every point of the ball); ``down`` rounds the lower
-    endpoint down.  The certified digits are the largest ``d <= digits`` such
-    that the ball's far endpoint is within one unit of the ``d``-th significant
-    digit of the rounded value (``0`` when even the first digit is not certain).
-    *clip* is a range known to contain the exact value (``δ ∈ [0, 1]``): the
-    ball is intersected with it first, so ``δ = 1 - 10^-1000`` rounds up to ``1``.
-
-    >>> round_ball(arb(2) / 3, 4, "up")[1:], round_ball(arb(2) / 3, 4, "down")[1:]
-    (('0.6667', 4), ('0.6666', 4))
-    >>> round_ball(arb("1e-300"), 3, "up")[1]
-    '1.01e-300'
-    >>> round_ball(arb(2), 3, "up")[1]
-    '2.00'
-    """
-    if direction not in ("up", "down"):
-        raise ValueError(f"direction must be 'up' or 'down', got {direction!r}")
-    if not ball.is_finite() or ball.is_nan():
-        return Fraction(0), "nan", 0
-    lower, upper = ball_endpoints(ball)
-    if clip[0] is not None:
-        lower, upper = max(lower, clip[0]), max(upper, clip[0])
-    if clip[1] is not None:
-        lower, upper = min(lower, clip[1]), min(upper, clip[1])
-    up = direction == "up"
-    value = _round_sig(upper if up else lower, digits, up)
-    error = (value - lower) if up else (upper - value)
-    if value == 0:
-        certified = digits if error == 0 else 0
-    elif error == 0:
-        certified = digits
-    else:
-        e = _exponent10(abs(value))
-        # largest d with error <= 10**(e - d + 1)
-        certified = e + 1 - _ceil_log10(error)
-        certified = max(0, min(digits, certified))
-    return value, _decimal_string(value, digits), certified
-
-
 def _ceil_log10(x: Fraction) -> int:
     """``ceil(log10(x))`` for ``x > 0``, exactly."""
     e = _exponent10(x)

@@ -17,8 +17,54 @@ from flint import arb, ctx, fmpq
 
 from cdpsym.accounting import calibrate_sigma
 from cdpsym.accounting import gaussian as g
-from cdpsym.accounting.certified import RANGES, _round_ball_fractions, round_ball
+from cdpsym.accounting.certified import (RANGES, _ceil_log10, _decimal_string, _exponent10, _round_sig,
+                                         ball_endpoints, round_ball)
 from cdpsym.accounting.conversions import _cks20_alpha_golden, cks20_alpha
+
+
+def _round_ball_fractions(ball: arb, digits: int, direction: str,
+                           clip: tuple[Fraction | None, Fraction | None] = (None, None)) -> tuple[Fraction, str, int]:
+    """The former Fraction-based ``round_ball``, kept here as the oracle for the integer version.
+
+    ``(rounded value, its decimal string, certified digits)`` for *ball* rounded in *direction*.
+
+    ``up`` rounds the upper endpoint up to *digits* significant digits (so the
+    result is ``>=`` every point of the ball); ``down`` rounds the lower
+    endpoint down.  The certified digits are the largest ``d <= digits`` such
+    that the ball's far endpoint is within one unit of the ``d``-th significant
+    digit of the rounded value (``0`` when even the first digit is not certain).
+    *clip* is a range known to contain the exact value (``δ ∈ [0, 1]``): the
+    ball is intersected with it first, so ``δ = 1 - 10^-1000`` rounds up to ``1``.
+
+    >>> round_ball(arb(2) / 3, 4, "up")[1:], round_ball(arb(2) / 3, 4, "down")[1:]
+    (('0.6667', 4), ('0.6666', 4))
+    >>> round_ball(arb("1e-300"), 3, "up")[1]
+    '1.01e-300'
+    >>> round_ball(arb(2), 3, "up")[1]
+    '2.00'
+    """
+    if direction not in ("up", "down"):
+        raise ValueError(f"direction must be 'up' or 'down', got {direction!r}")
+    if not ball.is_finite() or ball.is_nan():
+        return Fraction(0), "nan", 0
+    lower, upper = ball_endpoints(ball)
+    if clip[0] is not None:
+        lower, upper = max(lower, clip[0]), max(upper, clip[0])
+    if clip[1] is not None:
+        lower, upper = min(lower, clip[1]), min(upper, clip[1])
+    up = direction == "up"
+    value = _round_sig(upper if up else lower, digits, up)
+    error = (value - lower) if up else (upper - value)
+    if value == 0:
+        certified = digits if error == 0 else 0
+    elif error == 0:
+        certified = digits
+    else:
+        e = _exponent10(abs(value))
+        # largest d with error <= 10**(e - d + 1)
+        certified = e + 1 - _ceil_log10(error)
+        certified = max(0, min(digits, certified))
+    return value, _decimal_string(value, digits), certified
 
 
 def _q(x: str) -> fmpq:
