@@ -257,24 +257,39 @@ def _gaussian_epsilon_fast(mu2: Real, delta: fmpq, digits: int, query: dict[str,
                            + max(0.0, math.log2(-d_eps)))
     except (ValueError, OverflowError, ZeroDivisionError):
         return None
+    def f(e: arb) -> arb:
+        return delta_ball(to_arb(mu2).sqrt(), e) - arb(delta)
+
+    proved = _prove_float_bracket(f, x, digits, prec, (1, -1), "the Gaussian delta(eps) - delta")
+    if proved is None:
+        return None
+    lo, hi, _ = proved
+    return certified_from_ball("epsilon", lo.union(hi), digits, method + "; root bracket proved", query, exact)
+
+
+def _prove_float_bracket(f, x: float, digits: int, prec: int, signs: tuple[int, int], what: str):  # type: ignore[no-untyped-def]
+    """Around a float root estimate ``x``, prove ``sign f(lo), sign f(hi) == signs`` in Arb.
+
+    The bracket is ``x(1 ∓ 2^-b)`` with ``b`` bits beyond the requested digits; returns
+    ``(lo, hi, precision used)``, or ``None`` when the estimate is not good enough (the caller
+    then takes the general Arb path).  Only these two sign proofs certify anything.
+    """
     bits = int(3.33 * digits) + 8
     with ctx.workprec(prec):
         xa = arb(x)
         lo, hi = exact_mid(xa * (1 - arb(2) ** -bits)), exact_mid(xa * (1 + arb(2) ** -bits))
     if not lo > 0:
         return None
-
-    def f(e: arb) -> arb:
-        return delta_ball(to_arb(mu2).sqrt(), e) - arb(delta)
-
     try:
-        if prove_sign(f, lo, prec, "the Gaussian delta(eps) - delta")[0] != 1:
+        s_lo, p_lo = prove_sign(f, lo, prec, what)
+        if s_lo != signs[0]:
             return None
-        if prove_sign(f, hi, prec, "the Gaussian delta(eps) - delta")[0] != -1:
+        s_hi, p_hi = prove_sign(f, hi, prec, what)
+        if s_hi != signs[1]:
             return None
     except PrecisionError:
         return None
-    return certified_from_ball("epsilon", lo.union(hi), digits, method + "; root bracket proved", query, exact)
+    return lo, hi, max(prec, p_lo, p_hi)
 
 
 # -- mu(eps, delta) for calibration ----------------------------------------------------------------------
@@ -313,26 +328,14 @@ def _mu_bracket_fast(eps: fmpq, delta: fmpq, accept, digits: int):  # type: igno
                            + max(0.0, math.log2(-d_eps)))
     except (ValueError, OverflowError, ZeroDivisionError):
         return None
-    bits = int(3.33 * digits) + 8
-    with ctx.workprec(prec):
-        xa = arb(x)
-        lo, hi = exact_mid(xa * (1 - arb(2) ** -bits)), exact_mid(xa * (1 + arb(2) ** -bits))
-    if not lo > 0:
-        return None
-
     def f(m: arb) -> arb:
         return delta_ball(m, arb(eps)) - arb(delta)
 
-    try:
-        s_lo, p_lo = prove_sign(f, lo, prec, "the Gaussian delta(eps; mu) - delta")
-        if s_lo != -1:
-            return None
-        s_hi, p_hi = prove_sign(f, hi, prec, "the Gaussian delta(eps; mu) - delta")
-        if s_hi != 1:
-            return None
-    except PrecisionError:
+    proved = _prove_float_bracket(f, x, digits, prec, (-1, 1), "the Gaussian delta(eps; mu) - delta")
+    if proved is None:
         return None
-    with ctx.workprec(max(prec, p_lo, p_hi, int(digits * 3.33) + 30)):
+    lo, hi, used = proved
+    with ctx.workprec(max(used, int(digits * 3.33) + 30)):
         return accept(lo, hi)
 
 
