@@ -37,7 +37,7 @@ import sympy as sp
 from flint import fmpq
 
 from cdpsym.accounting.calibrate import calibrate_eps0, calibrate_sigma
-from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, CertifiedBounds, Real, check_digits,
+from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, CertifiedBounds, Query, Real, check_digits,
                                          exact_input, real_input, require_nonnegative, require_open_unit, text)
 from cdpsym.accounting.conversions import rdp_epsilon, zcdp_epsilon
 from cdpsym.accounting.gaussian import gaussian_delta, gaussian_epsilon
@@ -124,7 +124,7 @@ def epsilon(mechanism: object, delta: object, *, digits: int = DEFAULT_DIGITS) -
     check_digits(digits)
     delta_q = exact_input(delta, "delta")
     require_open_unit(delta_q, "delta", delta)
-    query = {"mechanism": repr(mechanism), "delta": text(delta), "digits": str(digits)}
+    query = Query({"mechanism": mechanism.__repr__, "delta": text(delta), "digits": str(digits)})
     mu2 = _gaussian_mu2(mechanism)
     if mu2 is not None:
         return gaussian_epsilon(mu2, delta_q, digits, query)
@@ -151,7 +151,7 @@ def delta(mechanism: object, eps: object, *, digits: int = DEFAULT_DIGITS) -> Ce
     check_digits(digits)
     eps_q = exact_input(eps, "eps")
     require_nonnegative(eps_q, "eps", eps)
-    query = {"mechanism": repr(mechanism), "eps": text(eps), "digits": str(digits)}
+    query = Query({"mechanism": mechanism.__repr__, "eps": text(eps), "digits": str(digits)})
     mu2 = _gaussian_mu2(mechanism)
     if mu2 is not None:
         return gaussian_delta(mu2, eps_q, digits, query)

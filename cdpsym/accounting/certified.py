@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Union
 
+import mpmath
 import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 
@@ -56,6 +57,8 @@ from cdpsym.errors import InvalidParameter, PrecisionError
 __all__ = [
     "Certified",
     "CertifiedBounds",
+    "Query",
+    "own_query",
     "NeedPrecision",
     "Real",
     "QUANTITIES",
@@ -160,11 +163,14 @@ def real_input(value: object, name: str) -> Real:
     if isinstance(value, sp.Basic):
         if isinstance(value, sp.Rational):
             return fmpq(int(value.p), int(value.q))
-        if isinstance(value, sp.Float):
-            if not value.is_finite:
+        if isinstance(value, sp.Float):  # its exact binary value, read off the (normalized) mpf
+            sign, man, exp, _ = value._mpf_
+            if not man:
+                if value._mpf_ == mpmath.libmp.fzero:
+                    return fmpq(0)
                 raise InvalidParameter(f"{name} must be finite, got {name}={value}")
-            exact = sp.Rational(value)  # the exact binary value
-            return fmpq(int(exact.p), int(exact.q))
+            n = -int(man) if sign else int(man)
+            return fmpq(n << exp, 1) if exp >= 0 else fmpq(n, 1 << -exp)
         if value.free_symbols:
             raise InvalidParameter(f"{name} is symbolic ({name}={value}); a certified number needs a number")
         if value.is_extended_real is False or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
@@ -370,10 +376,17 @@ def round_ball(ball: arb, digits: int, direction: str,
     >>> round_ball(arb(2), 3, "up")[1]
     '2.00'
     """
+    vn, vd, text_, certified = _round(ball, digits, direction, clip)
+    return Fraction(vn, vd), text_, certified
+
+
+def _round(ball: arb, digits: int, direction: str,
+           clip: tuple[Fraction | None, Fraction | None]) -> tuple[int, int, str, int]:
+    """:func:`round_ball` with the value as ``(numerator, denominator)`` (not necessarily in lowest terms)."""
     if direction not in ("up", "down"):
         raise ValueError(f"direction must be 'up' or 'down', got {direction!r}")
     if not ball.is_finite() or ball.is_nan():
-        return Fraction(0), "nan", 0
+        return 0, 1, "nan", 0
     mm, me = ball.mid().man_exp()
     rm, re_ = ball.rad().man_exp()
     mm, me, rm, re_ = int(mm), int(me), int(rm), int(re_)
@@ -381,7 +394,7 @@ def round_ball(ball: arb, digits: int, direction: str,
         re_ = me
     if mm == 0:
         me = re_
-    e0 = min(me, re_)
+    e0 = me if me < re_ else re_
     mid_n, rad_n = mm << (me - e0), rm << (re_ - e0)
     lo_n, hi_n = mid_n - rad_n, mid_n + rad_n
     if e0 >= 0:
@@ -417,31 +430,30 @@ def round_ball(ball: arb, digits: int, direction: str,
     else:
         err_n, err_d = hi_n * vd - vn * hi_d, vd * hi_d
     if vn == 0:
-        certified = digits if err_n == 0 else 0
-        return Fraction(0), "0", certified
-    ev = _exponent10_int(abs(vn), vd)
+        return 0, 1, "0", (digits if err_n == 0 else 0)
+    # |x| >= 10^e is a multiple of the unit 10^sc, so rounding keeps |q| >= 10^(digits-1); rounding away
+    # from zero can carry |q| up to exactly 10^digits (the value is then 10^(e+1))
+    mant = abs(q)
+    ev = e
+    if mant == 10 ** digits:
+        mant //= 10
+        ev += 1
     if err_n == 0:
         certified = digits
     else:
         ee = _exponent10_int(err_n, err_d)
         exact_power = (err_n == err_d * 10 ** ee) if ee >= 0 else (err_n * 10 ** -ee == err_d)
         certified = max(0, min(digits, ev + 1 - (ee if exact_power else ee + 1)))
-    sc = ev - digits + 1
-    m_n, m_d = (abs(vn), vd * 10 ** sc) if sc >= 0 else (abs(vn) * 10 ** -sc, vd)
-    mant, rest = divmod(m_n, m_d)
-    if rest:  # cannot happen for a rounded value
-        raise ArithmeticError(f"{vn}/{vd} has more than {digits} significant digits")
-    text_ = _format_decimal("-" if vn < 0 else "", str(mant), ev)
-    return Fraction(vn, vd), text_, certified
+    return vn, vd, _format_decimal("-" if vn < 0 else "", str(mant), ev), certified
 
 
 def _exponent10_int(n: int, d: int) -> int:
-    """``floor(log10(n/d))`` for positive integers, exactly."""
+    """``floor(log10(n/d))`` for positive integers, exactly (a float estimate, then exact checks)."""
 
     def at_least(e: int) -> bool:  # n/d >= 10**e
         return n >= d * 10 ** e if e >= 0 else n * 10 ** -e >= d
 
-    e = math.floor((n.bit_length() - d.bit_length()) * 0.30102999566398120)
+    e = math.floor(math.log10(n) - math.log10(d))
     while not at_least(e):
         e -= 1
     while at_least(e + 1):
@@ -456,6 +468,45 @@ def _ceil_log10(x: Fraction) -> int:
 
 
 # -- the value objects ----------------------------------------------------------------------------------
+
+class Query(Mapping[str, str]):
+    """The inputs of a query as strings; a value given as a zero-argument callable is rendered on first read.
+
+    A mechanism's ``repr`` costs more than a fast accounting query itself, and
+    most callers never read it, so :func:`cdpsym.accounting.epsilon` passes
+    ``mechanism.__repr__`` (the mechanisms are immutable: the text is the same
+    whenever it is rendered).
+
+    >>> q = Query({"delta": "1e-10", "mechanism": lambda: "Gaussian(sensitivity=1, sigma=2)"})
+    >>> q["mechanism"], q == {"delta": "1e-10", "mechanism": "Gaussian(sensitivity=1, sigma=2)"}
+    ('Gaussian(sensitivity=1, sigma=2)', True)
+    """
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[str, str | Callable[[], str]]) -> None:
+        self._items = dict(items)
+
+    def __getitem__(self, key: str) -> str:
+        value = self._items[key]
+        if callable(value):
+            value = self._items[key] = value()
+        return value
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+def own_query(query: Mapping[str, str]) -> Mapping[str, str]:
+    """A private copy of *query* for a :class:`Certified` (a :class:`Query` is shared: it only ever fills in)."""
+    return query if isinstance(query, Query) else dict(query)
+
 
 @dataclass(frozen=True)
 class Certified:
@@ -567,10 +618,10 @@ def certified_from_ball(quantity: str, ball: arb, digits: int, method: str, quer
                         exact: bool = True, direction: str | None = None) -> Certified | None:
     """A :class:`Certified` from *ball* if it certifies *digits* digits, else ``None``."""
     direction = direction or QUANTITIES[quantity]
-    _, rounded, got = round_ball(ball, digits, direction, RANGES[quantity])
+    _, _, rounded, got = _round(ball, digits, direction, RANGES[quantity])
     if got < digits:
         return None
-    return Certified(quantity, ball, rounded, direction, got, method, dict(query), exact)
+    return Certified(quantity, ball, rounded, direction, got, method, own_query(query), exact)
 
 
 def certify(quantity: str, compute: Callable[[int], arb], *, digits: int = DEFAULT_DIGITS, method: str,

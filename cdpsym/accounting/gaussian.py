@@ -42,7 +42,7 @@ from collections.abc import Mapping
 from flint import arb, ctx, fmpq
 
 from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, Real, certified_from_ball, certify,
-                                         certify_root, exact_mid, prove_sign, solve_monotone, to_arb)
+                                         certify_root, exact_mid, own_query, prove_sign, solve_monotone, to_arb)
 from cdpsym.errors import PrecisionError
 
 __all__ = ["delta_ball", "gaussian_delta", "gaussian_epsilon", "gaussian_mu_bracket", "METHOD"]
@@ -177,7 +177,7 @@ def gaussian_epsilon(mu2: Real, delta: fmpq, digits: int = DEFAULT_DIGITS,
                      query: Mapping[str, str] | None = None, method: str = METHOD,
                      exact: bool = True) -> Certified:
     """The least ``ε >= 0`` with ``δ(ε) <= delta`` for ``μ² = mu2``, certified, rounded up."""
-    query = dict(query or {})
+    query = own_query(query or {})
     if digits <= 11:
         fast = _gaussian_epsilon_fast(mu2, delta, digits, query, method, exact)
         if fast is not None:

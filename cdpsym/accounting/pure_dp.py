@@ -57,7 +57,7 @@ from fractions import Fraction
 from flint import arb, ctx, fmpq
 
 from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, NeedPrecision, Real, bits_for_digits,
-                                         certify, to_arb)
+                                         certify, own_query, to_arb)
 from cdpsym.errors import InvalidParameter
 
 __all__ = ["rr_delta", "rr_epsilon", "atom_bound", "homogeneous_delta_ball", "homogeneous_delta_estimate",
@@ -571,7 +571,7 @@ def rr_epsilon(groups: Groups, delta: fmpq, digits: int = DEFAULT_DIGITS,
                query: Mapping[str, str] | None = None) -> Certified:
     """The least ``ε' >= 0`` with ``δ(ε') <= delta`` for the product of randomized responses, rounded up."""
     groups = _clean(groups)
-    query = dict(query or {})
+    query = own_query(query or {})
     method = METHOD_HOMOGENEOUS if len(groups) <= 1 else METHOD_HETEROGENEOUS
     if len(groups) > 1 and not all(isinstance(e, fmpq) for e, _ in groups):
         raise InvalidParameter("heterogeneous randomized-response composition needs rational eps_i "

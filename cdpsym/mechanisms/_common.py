@@ -19,6 +19,7 @@ objects share so that each mechanism module reads as its formulas.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -44,9 +45,11 @@ def fmt(value: object) -> str:
     """A short, pasteable rendering of a parameter value (``0.9`` rather than ``0.90000000000000002``)."""
     if isinstance(value, sp.Float):
         as_float = float(value)
-        if sp.Rational(value) == sp.Rational(*as_float.as_integer_ratio()):  # exactly a double
+        if mpmath.libmp.from_float(as_float) == value._mpf_:  # exactly a double (both normalized)
             return repr(as_float)
         return str(value)
+    if isinstance(value, sp.Rational):  # sympy's own printing, without the printer's dispatch
+        return str(int(value.p)) if value.q == 1 else f"{int(value.p)}/{int(value.q)}"
     if isinstance(value, sp.Basic):
         return str(value)
     if isinstance(value, mpmath.mpf):
@@ -65,6 +68,16 @@ def parameter(name: str, value: object, *, positive: bool = False, nonnegative: 
     ...
     cdpsym.errors.InvalidParameter: sigma must be positive, got sigma=-1
     """
+    plain = _plain_number(value)
+    if plain is not None:  # a finite rational or float: decide the domain by exact comparison, no assumptions
+        expr, sign, is_integer = plain
+        if positive and sign <= 0:
+            raise InvalidParameter(f"{name} must be positive, got {name}={fmt(expr)}")
+        if nonnegative and sign < 0:
+            raise InvalidParameter(f"{name} must be non-negative, got {name}={fmt(expr)}")
+        if integer and not is_integer:
+            raise InvalidParameter(f"{name} must be an integer, got {name}={fmt(expr)}")
+        return expr
     if isinstance(value, mpmath.mpf):
         if not mpmath.isfinite(value):
             raise InvalidParameter(f"{name} must be finite, got {name}={fmt(value)}")
@@ -85,6 +98,33 @@ def parameter(name: str, value: object, *, positive: bool = False, nonnegative: 
     if integer and expr.is_integer is False:
         raise InvalidParameter(f"{name} must be an integer, got {name}={fmt(expr)}")
     return expr
+
+
+def _plain_number(value: object) -> tuple[sp.Expr, int, bool] | None:
+    """``(expr, sign, is_integer)`` for a finite int / float / Fraction / sympy Rational or Float, else ``None``.
+
+    The sign and integrality are read off the exact value (a float's binary
+    value, a rational's numerator), so this agrees with sympy's assumptions on
+    these types without querying them; anything else takes the general path.
+    """
+    kind = type(value)
+    if kind is int:
+        return sp.Integer(value), (value > 0) - (value < 0), True
+    if kind is float:
+        if not math.isfinite(value):
+            return None  # the general path words the error
+        return as_expr(value), (value > 0) - (value < 0), value.is_integer()
+    if kind is Fraction:
+        return sp.Rational(value.numerator, value.denominator), (value > 0) - (value < 0), value.denominator == 1
+    if isinstance(value, sp.Rational):  # Integer, Rational, and the singletons Zero, One, Half …
+        p = int(value.p)
+        return value, (p > 0) - (p < 0), int(value.q) == 1
+    if isinstance(value, sp.Float):
+        sign_bit, man, exp, _ = value._mpf_
+        if not man:  # zero, or ±inf / nan (special values have a zero mantissa and a nonzero exponent)
+            return (value, 0, True) if value._mpf_ == mpmath.libmp.fzero else None
+        return value, -1 if sign_bit else 1, exp >= 0  # normalized: the mantissa is odd
+    return None
 
 
 def order(alpha: object) -> sp.Expr:
