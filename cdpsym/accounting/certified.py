@@ -142,6 +142,11 @@ def exact_input(value: object, name: str) -> fmpq:
 
 def real_input(value: object, name: str) -> Real:
     """*value* as an exact ``fmpq`` when it is rational, else as a (numeric, real) sympy expression."""
+    kind = type(value)
+    if kind is float and math.isfinite(value):  # the common cases first, by exact type
+        return fmpq(*value.as_integer_ratio())
+    if kind is int:
+        return fmpq(value, 1)
     if isinstance(value, fmpq):
         return value
     if isinstance(value, bool):
@@ -153,7 +158,7 @@ def real_input(value: object, name: str) -> Real:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise InvalidParameter(f"{name} must be finite, got {name}={value!r}")
-        return _fmpq(Fraction(value))
+        return fmpq(*value.as_integer_ratio())
     if isinstance(value, str):
         try:
             return _fmpq(Fraction(value.strip()))

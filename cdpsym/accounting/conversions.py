@@ -31,6 +31,7 @@ Balle & Wang 2018, Thm 8, arXiv:1805.06530v2.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from fractions import Fraction
 
 from flint import arb, fmpq
@@ -41,7 +42,7 @@ from cdpsym.accounting.gaussian import METHOD as GAUSSIAN_METHOD
 from cdpsym.accounting.gaussian import gaussian_epsilon
 from cdpsym.errors import InvalidParameter
 
-__all__ = ["zcdp_epsilon", "rdp_epsilon", "cks20_alpha"]
+__all__ = ["zcdp_epsilon", "rdp_epsilon", "cks20_alpha", "ZCDP_METHODS"]
 
 
 def _cks20_float(alpha_minus_one: float, rho: float, L: float) -> float:
@@ -147,38 +148,69 @@ def _cks20_ball(alpha: fmpq, rho: fmpq, delta: fmpq) -> arb:
     return _clip_at_zero(a * arb(rho) + (-(arb(delta).log()) + a1 * (a1.log() - log_a) - log_a) / a1)
 
 
-def zcdp_epsilon(rho: object, delta: object, *, digits: int = DEFAULT_DIGITS) -> dict[str, Certified]:
-    """The ε of a ρ-zCDP guarantee at ``delta``, three ways: ``exact_gaussian``, ``cks20``, ``bs16``.
+#: the conversions :func:`zcdp_epsilon` offers, in the order it reports them
+ZCDP_METHODS = ("exact_gaussian", "cks20", "bs16")
+
+
+def zcdp_epsilon(rho: object, delta: object, *, digits: int = DEFAULT_DIGITS,
+                 methods: Iterable[str] = ZCDP_METHODS) -> dict[str, Certified]:
+    """The ε of a ρ-zCDP guarantee at ``delta``, by each of *methods* (default all three, side by side).
+
+    * ``exact_gaussian``: the exact ε of the Gaussian mechanism that is
+      exactly ρ-zCDP (``μ = √(2ρ)``) — a lower bound for every conversion;
+    * ``cks20``: CKS20 Prop. 12 at a near-optimal order α (a valid upper bound);
+    * ``bs16``: Bun–Steinke ``ρ + 2√(ρ log(1/δ))`` (a valid upper bound).
 
     >>> r = zcdp_epsilon(rho="0.5", delta="1e-6")
     >>> r["exact_gaussian"].rounded, r["cks20"].rounded, r["bs16"].rounded
     ('4.886554118', '5.221534445', '5.756521770')
+    >>> list(zcdp_epsilon(rho="0.5", delta="1e-6", methods=["bs16"]))
+    ['bs16']
     """
     check_digits(digits)
+    wanted = _methods(methods)
     rho_q = exact_input(rho, "rho")
     delta_q = exact_input(delta, "delta")
     require_positive(rho_q, "rho", rho)
     require_open_unit(delta_q, "delta", delta)
     query = {"rho": text(rho), "delta": text(delta), "digits": str(digits)}
+    out: dict[str, Certified] = {}
+    if "exact_gaussian" in wanted:
+        out["exact_gaussian"] = gaussian_epsilon(
+            2 * rho_q, delta_q, digits, query,
+            method=GAUSSIAN_METHOD + " of the Gaussian with mu = sqrt(2 rho) (a lower bound for every rho-zCDP "
+                                     "conversion)")
+    if "cks20" in wanted:
+        L = -(math.log(int(delta_q.p)) - math.log(int(delta_q.q)))  # only steers the choice of alpha
+        alpha_fr = cks20_alpha(float(rho_q), L)
+        alpha = fmpq(alpha_fr.numerator, alpha_fr.denominator)
+        out["cks20"] = certify("epsilon", lambda prec: _cks20_ball(alpha, rho_q, delta_q), digits=digits,
+                               method=f"CKS20 Prop 12 (R-E1) at alpha={float(alpha_fr)!r}", query=query,
+                               exact=False, what="the CKS20 epsilon")
+    if "bs16" in wanted:
+        def bs16(prec: int) -> arb:
+            r = arb(rho_q)
+            return r + 2 * (r * -(arb(delta_q).log())).sqrt()
 
-    exact = gaussian_epsilon(2 * rho_q, delta_q, digits, query,
-                             method=GAUSSIAN_METHOD + " of the Gaussian with mu = sqrt(2 rho) (a lower bound "
-                                    "for every rho-zCDP conversion)")
+        out["bs16"] = certify("epsilon", bs16, digits=digits,
+                              method="BS16 Prop 1.3 (R-C4): rho + 2 sqrt(rho log(1/delta))", query=query,
+                              exact=False, what="the BS16 epsilon")
+    return out
 
-    L = float(-(arb(delta_q).log()).mid())
-    alpha_fr = cks20_alpha(float(rho_q), L)
-    alpha = fmpq(alpha_fr.numerator, alpha_fr.denominator)
-    cks20 = certify("epsilon", lambda prec: _cks20_ball(alpha, rho_q, delta_q), digits=digits,
-                    method=f"CKS20 Prop 12 (R-E1) at alpha={float(alpha_fr)!r}", query=query, exact=False,
-                    what="the CKS20 epsilon")
 
-    def bs16(prec: int) -> arb:
-        r = arb(rho_q)
-        return r + 2 * (r * -(arb(delta_q).log())).sqrt()
-
-    bs = certify("epsilon", bs16, digits=digits, method="BS16 Prop 1.3 (R-C4): rho + 2 sqrt(rho log(1/delta))",
-                 query=query, exact=False, what="the BS16 epsilon")
-    return {"exact_gaussian": exact, "cks20": cks20, "bs16": bs}
+def _methods(methods: Iterable[str]) -> frozenset[str]:
+    """*methods* checked against :data:`ZCDP_METHODS` (a single name is accepted too)."""
+    if isinstance(methods, str):
+        methods = (methods,)
+    try:
+        wanted = frozenset(methods)
+    except TypeError:
+        raise InvalidParameter(f"methods must be names among {', '.join(ZCDP_METHODS)}, got {methods!r}") from None
+    unknown = sorted(str(m) for m in wanted - set(ZCDP_METHODS))
+    if unknown or not wanted:
+        raise InvalidParameter(f"methods must be a non-empty selection of {', '.join(ZCDP_METHODS)}, "
+                               f"got {sorted(map(str, wanted)) if wanted else 'none'}")
+    return wanted
 
 
 def rdp_epsilon(alpha: object, rdp_eps: object, delta: object, *, digits: int = DEFAULT_DIGITS) -> Certified:

@@ -18,13 +18,16 @@ number of compositions:
   precision is raised until the requested relative accuracy is certified.
 * ``ε(δ)``, the least ``ε >= 0`` with ``δ(ε) <= δ``: if ``δ(0) <= δ`` it is
   ``0`` (proved by one comparison).  Otherwise a safeguarded Newton iteration
-  on ``log δ(ε)`` (``dδ/dε = -e^ε Φ(-μ/2-ε/μ)``) gives an estimate, and two
-  Arb comparisons *prove* ``δ(ε_lo) > δ > δ(ε_hi)`` for ``ε_lo < ε_hi``
-  close together; since ``δ`` is strictly decreasing, the root lies in
-  ``(ε_lo, ε_hi)``, which is the returned ball (``rounded`` is ``ε_hi`` rounded up).
+  on ``log δ(ε)`` (``dδ/dε = -e^ε Φ(-μ/2-ε/μ)``) gives an estimate, which is
+  never trusted: for up to 11 digits (the fast path) one interval-Newton step
+  in Arb around a float estimate *proves* a small ball to contain the root
+  (:func:`_newton_enclosure`); otherwise two Arb comparisons *prove*
+  ``δ(ε_lo) > δ > δ(ε_hi)`` for ``ε_lo < ε_hi`` close together.  Since ``δ``
+  is strictly decreasing, the root is unique, and the ball around it is what
+  is rounded up.
 * ``μ(ε, δ)``, the largest ``μ`` with ``δ(ε; μ) <= δ`` (for calibration):
-  ``dδ/dμ = φ(ε/μ - μ/2) > 0``, so the same bracket proof applies with the
-  profile increasing in ``μ``.
+  ``dδ/dμ = φ(ε/μ - μ/2) > 0``, so the same proofs apply with the profile
+  increasing in ``μ``.
 
 Parameterization: ``mu2 = μ² = Σ (Δ_i/σ_i)²`` (``= 2ρ``); Balle–Wang write
 ``Δ/σ`` for one mechanism.  The parameters may be irrational sympy numbers
@@ -96,7 +99,7 @@ def gaussian_delta(mu2: Real, eps: fmpq, digits: int = DEFAULT_DIGITS,
                    what="the Gaussian delta(eps)")
 
 
-# -- estimates (never trusted: only the bracket proofs below are) ---------------------------------------
+# -- estimates (never trusted: only the Arb proofs below are) ---------------------------------------------
 
 def _log_profile(mu: arb, eps: arb, prec: int) -> tuple[float, float, float, int]:
     """``(log δ, -second/δ, φ(x)/δ, prec)`` at a point, with 30 relative bits certified in ``δ``."""
@@ -156,7 +159,7 @@ def _log_delta_f(mu: float, eps: float) -> tuple[float, float, float]:
 def _float_root(h, x0: float, decreasing: bool = True) -> float | None:  # type: ignore[no-untyped-def]
     """:func:`solve_monotone` on a float function, or ``None`` when floats fail (under/overflow, nan)."""
     try:
-        # the proved bracket is x(1 -+ 2^-41) or narrower: a step below 1e-14 x leaves
+        # the interval-Newton box is x(1 -+ 2^-30): a step below 1e-14 x leaves
         # (Newton converging quadratically) an error far inside it
         x = solve_monotone(h, x0, decreasing=decreasing, tol=1e-14)
     except (ValueError, OverflowError, ZeroDivisionError):
@@ -165,7 +168,7 @@ def _float_root(h, x0: float, decreasing: bool = True) -> float | None:  # type:
 
 
 def _proof_prec(bits: int, extra: float) -> int:
-    """A working precision for the two bracket-end sign proofs (they escalate themselves if short)."""
+    """A working precision for the interval-Newton step (the caller falls back to the general path if short)."""
     if not math.isfinite(extra):
         return 128
     return int(max(64, bits + 24 + extra))
@@ -219,13 +222,14 @@ def gaussian_epsilon(mu2: Real, delta: fmpq, digits: int = DEFAULT_DIGITS,
 
 def _gaussian_epsilon_fast(mu2: Real, delta: fmpq, digits: int, query: dict[str, str], method: str,
                            exact: bool) -> Certified | None:
-    """ε(δ) from a float estimate and exactly two Arb sign proofs; ``None`` when that does not work out.
+    """ε(δ) from a float estimate and one interval-Newton step in Arb; ``None`` when that does not work out.
 
     The estimate (float Newton on ``log δ(ε)``) is never trusted: the result
-    rests only on ``δ(ε_lo) > delta > δ(ε_hi)``, proved in ball arithmetic at
-    two exact dyadic points ``0 < ε_lo < ε_hi``.  Since ``δ`` is strictly
-    decreasing, the least ``ε`` with ``δ(ε) <= delta`` lies in ``(ε_lo, ε_hi)``
-    (and is not ``0``, as ``δ(0) >= δ(ε_lo) > delta``).
+    rests only on :func:`_newton_enclosure`, which proves in ball arithmetic
+    that ``δ(ε) - delta`` changes sign on a box ``[ε_lo, ε_hi]`` with
+    ``ε_lo > 0`` and that its root lies in the returned ball.  Since ``δ`` is
+    strictly decreasing, that root is the least ``ε`` with ``δ(ε) <= delta``
+    (and it is not ``0``, as ``δ(0) >= δ(ε_lo) > delta``).
     """
     try:
         if isinstance(mu2, fmpq):
@@ -257,39 +261,51 @@ def _gaussian_epsilon_fast(mu2: Real, delta: fmpq, digits: int, query: dict[str,
                            + max(0.0, math.log2(-d_eps)))
     except (ValueError, OverflowError, ZeroDivisionError):
         return None
-    def f(e: arb) -> arb:
-        return delta_ball(to_arb(mu2).sqrt(), e) - arb(delta)
-
-    proved = _prove_float_bracket(f, x, digits, prec, (1, -1), "the Gaussian delta(eps) - delta")
-    if proved is None:
-        return None
-    lo, hi, _ = proved
-    return certified_from_ball("epsilon", lo.union(hi), digits, method + "; root bracket proved", query, exact)
-
-
-def _prove_float_bracket(f, x: float, digits: int, prec: int, signs: tuple[int, int], what: str):  # type: ignore[no-untyped-def]
-    """Around a float root estimate ``x``, prove ``sign f(lo), sign f(hi) == signs`` in Arb.
-
-    The bracket is ``x(1 ∓ 2^-b)`` with ``b`` bits beyond the requested digits; returns
-    ``(lo, hi, precision used)``, or ``None`` when the estimate is not good enough (the caller
-    then takes the general Arb path).  Only these two sign proofs certify anything.
-    """
-    bits = int(3.33 * digits) + 8
     with ctx.workprec(prec):
-        xa = arb(x)
-        lo, hi = exact_mid(xa * (1 - arb(2) ** -bits)), exact_mid(xa * (1 + arb(2) ** -bits))
-    if not lo > 0:
+        mu, target, root2 = to_arb(mu2).sqrt(), arb(delta), _sqrt2()
+        half_mu = mu / 2
+
+    def value_and_slope(e: arb, box: arb) -> tuple[arb, arb]:
+        """``δ(e) - delta`` at the point, and ``dδ/dε = -e^ε Φ(-μ/2 - ε/μ)`` on the box."""
+        a = e / mu
+        value = (((a - half_mu) / root2).erfc() - e.exp() * ((a + half_mu) / root2).erfc()) / 2 - target
+        slope = -(box.exp() * ((box / mu + half_mu) / root2).erfc()) / 2
+        return value, slope
+
+    root = _newton_enclosure(value_and_slope, x, prec)
+    if root is None:
         return None
-    try:
-        s_lo, p_lo = prove_sign(f, lo, prec, what)
-        if s_lo != signs[0]:
+    return certified_from_ball("epsilon", root, digits, method + "; root enclosed by interval Newton", query, exact)
+
+
+def _newton_enclosure(value_and_slope, x: float, prec: int):  # type: ignore[no-untyped-def]
+    """A ball proved to contain the only root of a strictly monotone *f* near the float estimate ``x``, or ``None``.
+
+    One interval-Newton step (Moore 1966) on ``X = [x(1 - 2^-30), x(1 + 2^-30)]``:
+    ``N = m - f(m)/F'`` with ``m = x`` an exact point and ``F'`` a ball
+    containing ``f'`` on all of ``X``; ``value_and_slope(m, X)`` returns the
+    two balls ``f(m)`` and ``F'``.  When ``F'`` excludes zero and ``N`` lies
+    in the interior of ``X`` the root is proved to exist, be unique in ``X``
+    and lie in ``N``: for ``f' < 0`` (the case ``f' > 0`` is symmetric), the
+    mean value theorem gives ``f(lo) = f(m) + f'(ξ)(lo - m)`` with
+    ``f'(ξ) ∈ F'``, and ``m - f(m)/f'(ξ) > lo`` is exactly ``f(lo) > 0``;
+    likewise ``f(hi) < 0``.  So ``f`` changes sign on ``X``, is monotone
+    there, and its root ``r`` satisfies ``0 = f(m) + f'(η)(r - m)``, i.e.
+    ``r ∈ N``.  ``None`` when the estimate is too poor or ``prec`` too low
+    (the caller then takes the general path); only Arb's balls certify.
+    """
+    with ctx.workprec(prec):
+        m = arb(x)
+        box = arb(x, x * 2.0 ** -30)  # the radius is rounded up: X contains [x(1 - 2^-30), x(1 + 2^-30)]
+        if not box > 0:
             return None
-        s_hi, p_hi = prove_sign(f, hi, prec, what)
-        if s_hi != signs[1]:
+        value, slope = value_and_slope(m, box)
+        if not (slope < 0 or slope > 0):
             return None
-    except PrecisionError:
-        return None
-    return lo, hi, max(prec, p_lo, p_hi)
+        n = m - value / slope
+        if not box.contains_interior(n) or not n > 0:
+            return None
+        return n
 
 
 # -- mu(eps, delta) for calibration ----------------------------------------------------------------------
@@ -304,10 +320,11 @@ def _mu_start(eps_f: float, log_t: float) -> float:
 
 
 def _mu_bracket_fast(eps: fmpq, delta: fmpq, accept, digits: int):  # type: ignore[no-untyped-def]
-    """``accept(μ_lo, μ_hi)`` from a float estimate and two Arb sign proofs, or ``None`` (then the general path).
+    """``accept(μ_lo, μ_hi)`` from a float estimate and one interval-Newton step, or ``None`` (the general path).
 
-    Only ``δ(ε; μ_lo) < delta < δ(ε; μ_hi)``, proved in ball arithmetic at two
-    exact dyadic points, certifies anything (``δ`` increases strictly in ``μ``).
+    Only :func:`_newton_enclosure` certifies anything: it proves the root of
+    ``δ(ε; μ) - delta`` (``δ`` increases strictly in ``μ``) to lie in a ball,
+    whose endpoints are handed to *accept*.
     """
     try:
         eps_f = int(eps.p) / int(eps.q)
@@ -328,15 +345,19 @@ def _mu_bracket_fast(eps: fmpq, delta: fmpq, accept, digits: int):  # type: igno
                            + max(0.0, math.log2(-d_eps)))
     except (ValueError, OverflowError, ZeroDivisionError):
         return None
-    def f(m: arb) -> arb:
-        return delta_ball(m, arb(eps)) - arb(delta)
+    with ctx.workprec(prec):
+        e, target = arb(eps), arb(delta)
 
-    proved = _prove_float_bracket(f, x, digits, prec, (-1, 1), "the Gaussian delta(eps; mu) - delta")
-    if proved is None:
+    def value_and_slope(m: arb, box: arb) -> tuple[arb, arb]:
+        """``δ(ε; m) - delta`` at the point, and ``dδ/dμ = φ(ε/μ - μ/2)`` on the box."""
+        z = e / box - box / 2
+        return delta_ball(m, e) - target, (-(z * z) / 2).exp() / (2 * arb.pi()).sqrt()
+
+    root = _newton_enclosure(value_and_slope, x, prec)
+    if root is None:
         return None
-    lo, hi, used = proved
-    with ctx.workprec(max(used, int(digits * 3.33) + 30)):
-        return accept(lo, hi)
+    with ctx.workprec(max(prec, int(digits * 3.33) + 30)):
+        return accept(arb(root.lower()), arb(root.upper()))
 
 
 def gaussian_mu_bracket(eps: fmpq, delta: fmpq, accept, digits: int = DEFAULT_DIGITS):  # type: ignore[no-untyped-def]

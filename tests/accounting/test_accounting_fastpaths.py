@@ -115,7 +115,8 @@ def _exact_epsilon(mu2: fmpq, delta: fmpq) -> mp.mpf:
         return (lo + hi) / 2
 
 
-@pytest.mark.parametrize("mu2, delta", [("1/10", "1e-10"), ("10", "1e-300"), ("4000", "1e-8"), ("1/400", "1e-5")])
+@pytest.mark.parametrize("mu2, delta", [("1/10", "1e-10"), ("10", "1e-300"), ("4000", "1e-8"), ("1/400", "1e-5"),
+                                            ("1/1000000", "1e-10")])
 def test_gaussian_epsilon_fast_path_is_taken_and_agrees(mu2: str, delta: str) -> None:
     m, d = _q(mu2), _q(delta)
     fast = g._gaussian_epsilon_fast(m, d, 10, {}, g.METHOD, True)
@@ -134,11 +135,13 @@ def test_gaussian_epsilon_fast_path_is_taken_and_agrees(mu2: str, delta: str) ->
 def test_gaussian_epsilon_fast_path_declines() -> None:
     # delta(0) <= delta: eps = 0 is left to the general path
     assert g._gaussian_epsilon_fast(_q("1/10000"), _q("1/2"), 10, {}, g.METHOD, True) is None
-    # mu = 1e-3: the float profile cancels too much to place the bracket; the general path answers
-    m, d = _q("1/1000000"), _q("1e-10")
+    # mu = 1e-9: the float profile cancels too much to estimate the root; the general path answers
+    m, d = _q("1/1000000000000000000"), _q("1e-10")
     assert g._gaussian_epsilon_fast(m, d, 10, {}, g.METHOD, True) is None
     got = g.gaussian_epsilon(m, d)
-    assert got.rounded == "0.004882455279"
+    exact = _exact_epsilon(m, d)
+    with mp.workdps(50):
+        assert exact <= mp.mpf(got.rounded) <= exact * (1 + mp.mpf(10) ** -9)
 
 
 def test_mu_bracket_fast_path() -> None:
@@ -167,3 +170,31 @@ def test_cks20_alpha_newton_is_at_least_as_good(rho: float, L: float) -> None:
     assert new > 1
     assert eps(new) <= eps(old) * (1 + mp.mpf(10) ** -12) + mp.mpf(10) ** -30
     assert math.isfinite(float(new))
+
+
+def test_newton_enclosure_proves_only_around_the_root() -> None:
+    """The interval-Newton step encloses the root from a good estimate and refuses a box that misses it."""
+    mu2, d = _q("250"), _q("1e-10")
+    exact = _exact_epsilon(mu2, d)
+    with ctx.workprec(128):
+        mu, target = arb(mu2).sqrt(), arb(d)
+
+    def f(e: arb, box: arb) -> tuple[arb, arb]:  # written independently of the library's own closure
+        slope = -(box.exp() * ((box / mu + mu / 2) / arb(2).sqrt()).erfc() / 2)
+        return g.delta_ball(mu, e) - target, slope
+
+    ball = g._newton_enclosure(f, float(exact), 128)
+    assert ball is not None
+    with mp.workdps(50), ctx.workprec(200):  # lower()/upper() round to the current precision
+        lo = mp.mpf(ball.lower().str(45, radius=False))
+        hi = mp.mpf(ball.upper().str(45, radius=False))
+        assert lo * (1 - mp.mpf(10) ** -40) <= exact <= hi * (1 + mp.mpf(10) ** -40)
+        assert hi - lo < exact * mp.mpf(10) ** -20
+    # the box x(1 -+ 2^-30) around a point 1e-6 off does not contain the root: the step must refuse
+    assert g._newton_enclosure(f, float(exact) * (1 + 1e-6), 128) is None
+    assert g._newton_enclosure(f, float(exact) * (1 - 1e-6), 128) is None
+    # too little precision to separate f(m) from zero usefully still never yields a wrong ball
+    coarse = g._newton_enclosure(f, float(exact), 20)
+    if coarse is not None:
+        with mp.workdps(50):
+            assert mp.mpf(coarse.lower().str(45, radius=False)) <= exact <= mp.mpf(coarse.upper().str(45, radius=False))
