@@ -31,7 +31,12 @@ How it is computed (all in Arb ball arithmetic):
   suffix sums, then the closed form; the segment is *proved* by checking
   ``l_{j-1} < ε' <= l_j`` in ball arithmetic (``δ`` is continuous and
   decreasing, and equals ``A_j - e^{ε'} B_j`` on that segment).  ``δ(0) <= δ``
-  gives ``ε = 0``.
+  gives ``ε = 0``.  For up to 11 digits a fast path does the walk in floats
+  (binomial ratios from exact integers, their rounding error bounded a
+  priori) and evaluates ``A_j``, ``B_j`` as two Arb polynomial evaluations
+  widened by that bound; the segment check is the same Arb proof
+  (:func:`_homogeneous_epsilon_fast`).  It declines — and the walk above
+  answers — whenever a check fails.
 * **Heterogeneous** ``ε_i`` (R-F8, Murtagh–Vadhan): exact dynamic programming
   over the privacy-loss distribution, in Arb, merging equal losses exactly
   (the ``ε_i`` must be rational — ints, fractions, decimal strings, floats at
@@ -51,13 +56,14 @@ Murtagh & Vadhan 2016, Thm 1.5 (numbering unchecked), arXiv:1507.03113.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from flint import arb, ctx, fmpq
+from flint import arb, arb_poly, ctx, fmpq
 
 from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, NeedPrecision, Real, bits_for_digits,
-                                         certify, own_query, to_arb)
+                                         certified_from_ball, certify, own_query, to_arb)
 from cdpsym.errors import InvalidParameter
 
 __all__ = ["rr_delta", "rr_epsilon", "atom_bound", "homogeneous_delta_ball", "homogeneous_delta_estimate",
@@ -403,6 +409,132 @@ def _homogeneous_epsilon_ball(k: int, eps0_x: Real, delta: fmpq, trunc_bits: int
     raise NeedPrecision("the segment search did not settle")
 
 
+# -- homogeneous epsilon: the fast path (float-steered, Arb-proved) --------------------------------------------
+
+#: Python floats are IEEE-754 binary64 rounded to nearest: each ``*`` and ``/`` of two floats is exact up to
+#: a factor ``(1 + θ)``, ``|θ| <= 2^-53``; :func:`_homogeneous_epsilon_fast` charges ``2^-52`` per operation,
+#: a margin that also covers double rounding.  Anything else: the fast path is off.
+_IEEE_BINARY64 = sys.float_info.radix == 2 and sys.float_info.mant_dig == 53 and sys.float_info.rounds == 1
+#: every float the error analysis relies on stays above this (the normal range, where the bound holds)
+_TINY = 2.0 ** -1000
+#: the fast path walks at most this many terms (about 50 sd of the binomial at k = 10^7)
+_FAST_TERMS = 40000
+
+
+def _extend_walk(us: list[float], betas: list[float], k: int, s: int, r_f: float, floor: float) -> bool:
+    """Extend the float walk from ``s`` until the estimated tail ``β ρ/(1-ρ)`` is below *floor*.
+
+    ``us[t] = û_t`` (the error-bounded coefficients), ``betas[t] = û_t r^t``
+    (steering only).  ``False`` when a coefficient leaves the normal range or
+    the walk grows past :data:`_FAST_TERMS`.
+    """
+    i = s + len(us) - 1
+    u, beta = us[-1], betas[-1]
+    while i < k:
+        rho = r_f * (k - i) / (i + 1)
+        if rho < 0.999 and beta * rho / (1 - rho) < floor:
+            return True
+        u = u * (k - i) / (i + 1)
+        beta = beta * (k - i) / (i + 1) * r_f
+        i += 1
+        if not u >= _TINY or len(us) > _FAST_TERMS:
+            return False
+        us.append(u)
+        betas.append(beta)
+    return True
+
+
+def _homogeneous_epsilon_fast(k: int, eps0_x: Real, delta: fmpq, prec: int, trunc_bits: int) -> arb | None:
+    r"""A ball containing ``ε(δ)`` of ``RR_{ε0}^{⊗k}`` with segment above the one at ``0``, or ``None``.
+
+    Floats only *find* the segment and supply polynomial coefficients whose
+    error is bounded a priori; Arb proves the rest:
+
+    * From a start ``s`` below the estimated segment, the binomial ratios
+      ``u_t = C(k, s+t)/C(k, s)`` are computed in floats from exact integers
+      (``u_{t+1} = u_t (k-s-t)/(s+t+1)``: two rounded operations per step), so
+      ``û_t = u_t (1 + θ_t)`` with ``|θ_t| <= γ = (1 + 2^-52)^{2T} - 1``
+      (Higham, *Accuracy and Stability of Numerical Algorithms*, Lemma 3.1),
+      as long as every intermediate stays in the normal range (checked).
+    * With ``r = e^{ε0}``, ``b_{s+t} = b_s u_t r^t`` and ``b'_{s+t} = b'_s u_t r^{-t}``,
+      so for ``j = s + d``
+
+      .. math:: A_j = b_s r^d \sum_{t\ge0} u_{d+t} r^t,\qquad
+                B_j = b'_s r^{-d} \sum_{t\ge0} u_{d+t} r^{-t};
+
+      the sums are Arb polynomial evaluations with the float coefficients,
+      widened by the factor ``[1/(1+γ), 1/(1-γ)]`` (all terms are positive),
+      plus a proved bound on the terms past the last one (the ratios decrease).
+    * ``ε' = log((A_j - δ)/B_j)`` and ``l_{j-1} < ε' <= l_j`` proved in Arb,
+      exactly as in the general path; ``None`` when anything does not check out.
+    """
+    if not _IEEE_BINARY64 or k >= 1 << 52:
+        return None
+    with ctx.workprec(64):
+        eps0_f = float(to_arb(eps0_x).mid())
+    if not 0 < eps0_f < 700:
+        return None
+    log_t = math.log(int(delta.p)) - math.log(int(delta.q))
+    j0 = (k + 1) // 2  # the segment that contains ε = 0: left to the general path
+    s = max(j0, _estimate_segment(k, eps0_f, log_t) - 16)
+    r_f = math.exp(eps0_f)
+    # the float walk: û_t (coefficients, error-bounded) and β_t = u_t r^t (steering only)
+    us, betas = [1.0], [1.0]
+    drop = 2.0 ** -trunc_bits
+    w = 1.0 / (r_f * r_f)
+    log_b_s = (math.lgamma(k + 1) - math.lgamma(s + 1) - math.lgamma(k - s + 1)
+               + s * -math.log1p(math.exp(-eps0_f)) + (k - s) * (-eps0_f - math.log1p(math.exp(-eps0_f))))
+    threshold = math.exp(min(log_t - log_b_s, 700.0))  # δ / b_s
+    ref = 1.0  # walk until the tail is below drop * ref: first the largest term, then the segment's first
+    for _ in range(3):
+        if not _extend_walk(us, betas, k, s, r_f, drop * ref):
+            return None
+        last = len(us) - 1
+        # δ(l_{s+t}) / b_s = Σ_{t'>=t} β_t' (1 - r^{-2(t'-t)}): backward sums, as float estimates
+        sa = sb = 0.0
+        found = None
+        for t in range(last, -1, -1):
+            sa += betas[t]
+            sb = betas[t] + w * sb
+            if sa - sb > threshold:  # δ(l_{s+t}) > δ: the root is in the segment just above
+                found = t + 1
+                break
+        if found is None or found > last or s + found <= j0:
+            return None  # the root is below the walk's start (or in the segment of 0): the general path decides
+        if betas[found] >= ref or s + last >= k:
+            break
+        ref = betas[found]
+    else:
+        return None
+    j, d = s + found, found
+    with ctx.workprec(prec):
+        eps0 = to_arb(eps0_x)
+        r = eps0.exp()
+        rinv = 1 / r
+        b_s, bp_s = _terms_at(k, s, eps0)
+        gamma = (1 + arb(2) ** -52) ** (2 * last) - 1
+        spread = (1 / (1 + gamma)).union(1 / (1 - gamma))
+        poly = arb_poly(us[d:])
+        sum_a, sum_b = poly(r) * spread, poly(rinv) * spread
+        if s + last < k:  # the terms past the last one, bounded (their ratios decrease)
+            u_last = arb(us[last]) / (1 - gamma)
+            c = arb(k - s - last) / (s + last + 1)
+            try:
+                sum_a += _tail_bound(u_last * r ** (last - d), c * r)
+                sum_b += _tail_bound(u_last * rinv ** (last - d), c * rinv)
+            except NeedPrecision:
+                return None
+        a_j = b_s * r ** d * sum_a
+        b_j = bp_s * rinv ** d * sum_b
+        excess = a_j - arb(delta)
+        if not excess > 0:
+            return None
+        root = (excess / b_j).log()
+        if root > (2 * (j - 1) - k) * eps0 and root <= (2 * j - k) * eps0:
+            return root  # proved: δ(root) = delta with root in (l_{j-1}, l_j], l_{j-1} >= 0
+    return None
+
+
 # -- heterogeneous: exact privacy-loss distribution ---------------------------------------------------------------
 
 def _binomial_masses(eps: arb, c: int) -> list[arb]:
@@ -586,9 +718,16 @@ def rr_epsilon(groups: Groups, delta: fmpq, digits: int = DEFAULT_DIGITS,
             return _homogeneous_epsilon_ball(kk, e0, delta, _trunc_bits(prec - _EPS_TRUNC_SLACK, kk))
         return _heterogeneous_epsilon_ball(groups, delta)  # type: ignore[arg-type]
 
+    start = bits_for_digits(digits) + 8 + k.bit_length()
+    if len(groups) == 1 and digits <= 11:
+        e0, kk = groups[0]
+        ball = _homogeneous_epsilon_fast(kk, e0, delta, start, _trunc_bits(start - _EPS_TRUNC_SLACK, kk))
+        if ball is not None:
+            fast = certified_from_ball("epsilon", ball, digits, method + "; segment proved, closed form", query)
+            if fast is not None:
+                return fast
     return certify("epsilon", compute, digits=digits, method=method + "; segment proved, closed form",
-                   query=query, start_prec=bits_for_digits(digits) + 8 + k.bit_length(),
-                   what="the optimal-composition epsilon(delta)")
+                   query=query, start_prec=start, what="the optimal-composition epsilon(delta)")
 
 
 # -- the single Laplace mechanism (exact, R-E5) ------------------------------------------------------------

@@ -15,11 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import mpmath
 import sympy as sp
 
 from cdpsym.errors import InvalidParameter
 
 __all__ = ["Interval", "positive", "nonnegative", "real", "open_unit", "greater_than", "naturals", "at_least"]
+
+
+#: the precision (bits) a Python float becomes a sympy Float at: 17 significant digits, so it is exact
+_FLOAT_PREC = mpmath.libmp.dps_to_prec(17)
 
 
 def as_expr(value: object) -> sp.Expr:
@@ -39,7 +44,9 @@ def as_expr(value: object) -> sp.Expr:
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise InvalidParameter(f"expected a finite number, got {value!r}")
-        return sp.Float(value, 17)
+        if value == 0:
+            return sp.Float(value, 17)
+        return sp.Float._new(mpmath.libmp.from_float(value), _FLOAT_PREC)  # = sp.Float(value, 17), without parsing
     raise InvalidParameter(f"expected a number or a sympy expression, got {type(value).__name__} {value!r}")
 
 

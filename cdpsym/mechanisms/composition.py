@@ -143,6 +143,8 @@ class Composition(LatexMixin):
     @cached_property
     def groups(self) -> tuple[tuple[Mechanism, sp.Expr], ...]:
         """The distinct base mechanisms with their multiplicities (nested compositions flattened)."""
+        if len(self.mechanisms) == 1 and not isinstance(self.mechanisms[0], Composition):
+            return ((self.mechanisms[0], self.k),)  # the common case, without hashing sympy numbers
         merged: dict[Mechanism, sp.Expr] = {}
         for m in self.mechanisms:
             parts = m.groups if isinstance(m, Composition) else ((m, sp.Integer(1)),)

@@ -198,3 +198,48 @@ def test_newton_enclosure_proves_only_around_the_root() -> None:
     if coarse is not None:
         with mp.workdps(50):
             assert mp.mpf(coarse.lower().str(45, radius=False)) <= exact <= mp.mpf(coarse.upper().str(45, radius=False))
+
+
+# -- the pure-DP fast path: float-steered segment search, Arb-proved closed form --------------------------------
+
+def _pure_fast(eps0: object, k: int, target: str):  # type: ignore[no-untyped-def]
+    from cdpsym.accounting import pure_dp
+    from cdpsym.accounting.certified import bits_for_digits, exact_input
+
+    e0, d = exact_input(eps0, "eps0"), exact_input(target, "delta")
+    start = bits_for_digits(10) + 8 + k.bit_length()
+    return pure_dp._homogeneous_epsilon_fast(k, e0, d, start, pure_dp._trunc_bits(start - 12, k))
+
+
+@pytest.mark.parametrize("eps0, k, target", [
+    ("1/10", 1000, "1e-5"), ("1/100", 1000, "1e-10"), ("1/100", 100, "1e-8"), ("1/2", 10000, "1e-10"),
+    ("1", 10, "1e-5"), ("1/100", 10000, "1e-5"), ("1/1000", 1000000, "1e-12"), ("2", 1000, "1e-20"),
+    ("2", 300, "1e-30"),  # the root is within 1e-13 of k eps0 = 600, the last segment
+])
+def test_pure_dp_fast_path_is_taken_and_encloses_the_truth(eps0: str, k: int, target: str) -> None:
+    from cdpsym.mechanisms import RandomizedResponse, compose
+
+    ball = _pure_fast(eps0, k, target)
+    assert ball is not None
+    truth = compose(RandomizedResponse(Fraction(eps0)), k=k).epsilon(Fraction(target), dps=40)
+    with mp.workdps(40), ctx.workprec(200):
+        lo = mp.mpf(ball.lower().str(35, radius=False))
+        hi = mp.mpf(ball.upper().str(35, radius=False))
+        assert lo * (1 - mp.mpf(10) ** -30) <= truth <= hi * (1 + mp.mpf(10) ** -30)
+        assert hi - lo <= truth * mp.mpf(10) ** -10  # narrow enough for the default 10 digits
+
+
+def test_pure_dp_fast_path_declines_and_the_general_path_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cdpsym.accounting import epsilon, pure_dp
+    from cdpsym.mechanisms import RandomizedResponse, compose
+
+    # the root in the segment that contains eps = 0, (-eps0, eps0] for odd k (delta(0) = 0.125726...)
+    assert _pure_fast("1/100", 1001, "0.1250") is None
+    # floats that are not IEEE binary64 rounded to nearest: the error bound does not apply, so no fast path
+    monkeypatch.setattr(pure_dp, "_IEEE_BINARY64", False)
+    assert _pure_fast("1/10", 1000, "1e-5") is None
+    got = epsilon(compose(RandomizedResponse(Fraction(1, 10)), k=1000), delta="1e-5")
+    truth = compose(RandomizedResponse(Fraction(1, 10)), k=1000).epsilon(Fraction("1e-5"), dps=40)
+    with mp.workdps(40):
+        assert truth <= mp.mpf(got.rounded) <= truth * (1 + mp.mpf(10) ** -9)
+    assert "segment proved" in got.method
