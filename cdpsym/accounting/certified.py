@@ -443,7 +443,8 @@ def _round(ball: arb, digits: int, direction: str,
     if mant == 10 ** digits:
         mant //= 10
         ev += 1
-    if err_n == 0:
+    sc = ev - digits + 1  # the unit of the last digit is 10^sc: all digits certified iff error <= 10^sc
+    if err_n == 0 or (err_n <= err_d * 10 ** sc if sc >= 0 else err_n * 10 ** -sc <= err_d):
         certified = digits
     else:
         ee = _exponent10_int(err_n, err_d)
@@ -506,6 +507,9 @@ class Query(Mapping[str, str]):
 
     def __repr__(self) -> str:
         return repr(dict(self))
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (Query, (dict(self),))  # pickled and copied as rendered text, never as a callable
 
 
 def own_query(query: Mapping[str, str]) -> Mapping[str, str]:
