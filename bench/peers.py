@@ -665,6 +665,14 @@ class Report:
                    f"fastest peer {_named(self.fastest_peer(stats))}; fastest sound peer "
                    f"{_named(self.fastest_peer(stats, sound=True))}; fastest sound & tight peer "
                    f"{_named(self.fastest_peer(stats, sound=True, tight=mp.mpf('1.01')))}.")
+        for family in ("gauss", "pure", "zcdp"):
+            stats = self.family_stats(family)
+            peer, speer = self.fastest_peer(stats), self.fastest_peer(stats, sound=True)
+            if peer[0] is not None and peer[0] != speer[0]:
+                s = stats[peer[0]]
+                self.w(f"* {FAMILY_SHORT[family]}: the fastest peer, {peer[0]}, is below the exact value on "
+                       f"{len(s['below'])} of its {len(s['ok'])} queries (see the last section for why), so its time "
+                       f"is not that of a correct answer; the fastest peer never below it is {_named(speer)}.")
         self.w("* In (c) the exact value is the ε of the Gaussian with ρ = 1/(2σ²): it is ρ-zCDP, so every sound "
                "ρ-zCDP ⇒ (ε, δ) conversion returns at least that; the conversions (CKS20, BS16 — cdpsym's own "
                "included) are compared with it.")

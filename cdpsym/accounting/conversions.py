@@ -150,6 +150,7 @@ def _cks20_ball(alpha: fmpq, rho: fmpq, delta: fmpq) -> arb:
 
 #: the conversions :func:`zcdp_epsilon` offers, in the order it reports them
 ZCDP_METHODS = ("exact_gaussian", "cks20", "bs16")
+_ALL_METHODS = frozenset(ZCDP_METHODS)
 
 
 def zcdp_epsilon(rho: object, delta: object, *, digits: int = DEFAULT_DIGITS,
@@ -200,6 +201,8 @@ def zcdp_epsilon(rho: object, delta: object, *, digits: int = DEFAULT_DIGITS,
 
 def _methods(methods: Iterable[str]) -> frozenset[str]:
     """*methods* checked against :data:`ZCDP_METHODS` (a single name is accepted too)."""
+    if methods is ZCDP_METHODS:
+        return _ALL_METHODS
     if isinstance(methods, str):
         methods = (methods,)
     try:
