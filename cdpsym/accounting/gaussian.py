@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from flint import arb, ctx, fmpq
 
 from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, Real, certified_from_ball, certify,
-                                         certify_root, exact_mid, own_query, prove_sign, solve_monotone, to_arb)
+                                         certify_root, own_query, prove_sign, solve_monotone, to_arb)
 from cdpsym.errors import PrecisionError
 
 __all__ = ["delta_ball", "gaussian_delta", "gaussian_epsilon", "gaussian_mu_bracket", "METHOD"]

@@ -723,7 +723,8 @@ def rr_epsilon(groups: Groups, delta: fmpq, digits: int = DEFAULT_DIGITS,
         e0, kk = groups[0]
         ball = _homogeneous_epsilon_fast(kk, e0, delta, start, _trunc_bits(start - _EPS_TRUNC_SLACK, kk))
         if ball is not None:
-            fast = certified_from_ball("epsilon", ball, digits, method + "; segment proved, closed form", query)
+            fast = certified_from_ball("epsilon", ball, digits, method + "; tail sums as Arb polynomials in "
+                                       "error-bounded float coefficients; segment proved, closed form", query)
             if fast is not None:
                 return fast
     return certify("epsilon", compute, digits=digits, method=method + "; segment proved, closed form",
