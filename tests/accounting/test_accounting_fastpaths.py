@@ -1,4 +1,4 @@
-"""The float-first fast paths: estimates come from floats, and only Arb sign proofs certify.
+"""The float-first fast paths: estimates come from floats, and only Arb proofs certify.
 
 Each fast path is checked to be taken where it should, to fall back (return
 ``None``) where floats do not suffice, and to give the same certified answer
@@ -14,6 +14,8 @@ from fractions import Fraction
 import mpmath as mp
 import pytest
 from flint import arb, ctx, fmpq
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cdpsym.accounting import calibrate_sigma
 from cdpsym.accounting import gaussian as g
@@ -243,3 +245,42 @@ def test_pure_dp_fast_path_declines_and_the_general_path_answers(monkeypatch: py
     with mp.workdps(40):
         assert truth <= mp.mpf(got.rounded) <= truth * (1 + mp.mpf(10) ** -9)
     assert "segment proved" in got.method
+
+
+# -- property checks: each fast path against the independent general path ---------------------------------------
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(k=st.integers(2, 20000), eps0=st.fractions(Fraction(1, 1000), Fraction(3), max_denominator=1000),
+       log10_delta=st.floats(-60, -1))
+def test_pure_dp_fast_path_agrees_with_the_arb_walk(k: int, eps0: Fraction, log10_delta: float) -> None:
+    """Where the float-steered path answers, its ball meets the Arb walk's (a different algorithm) and they round alike."""
+    from cdpsym.accounting import pure_dp
+    from cdpsym.accounting.certified import certified_from_ball, certify
+
+    e0 = fmpq(eps0.numerator, eps0.denominator)
+    d = fmpq(*(10.0 ** log10_delta).as_integer_ratio())
+    start = pure_dp.bits_for_digits(10) + 8 + k.bit_length()
+    ball = pure_dp._homogeneous_epsilon_fast(k, e0, d, start, pure_dp._trunc_bits(start - 12, k))
+    walk = certify("epsilon", lambda prec: pure_dp._homogeneous_epsilon_ball(k, e0, d, pure_dp._trunc_bits(prec - 12, k)),
+                   digits=10, method="walk", query={})
+    if ball is None:
+        return
+    assert ball.overlaps(walk.ball)
+    fast = certified_from_ball("epsilon", ball, 10, "fast", {})
+    if fast is not None:  # both round up a ball around the same number: equal, or one unit apart at a boundary
+        assert abs(Fraction(fast.rounded) - Fraction(walk.rounded)) <= Fraction(walk.rounded) / 10 ** 9
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(log10_mu=st.floats(-2.5, 3), log10_delta=st.floats(-300, -1))
+def test_gaussian_fast_path_agrees_with_the_sign_proofs(log10_mu: float, log10_delta: float) -> None:
+    """Where interval Newton answers, its ball meets the bracket the general path proves by two sign checks."""
+    mu2 = fmpq(*((10.0 ** log10_mu) ** 2).as_integer_ratio())
+    d = fmpq(*(10.0 ** log10_delta).as_integer_ratio())
+    fast = g._gaussian_epsilon_fast(mu2, d, 10, {}, g.METHOD, True)
+    if fast is None:
+        return
+    slow = g.gaussian_epsilon(mu2, d, 12)  # digits > 11: the general path
+    assert fast.ball.overlaps(slow.ball)
+    assert Fraction(slow.rounded) <= Fraction(fast.rounded) <= Fraction(slow.rounded) * (1 + Fraction(1, 10 ** 9))
