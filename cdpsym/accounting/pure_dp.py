@@ -424,23 +424,31 @@ _FAST_TERMS = 40000
 def _extend_walk(us: list[float], betas: list[float], k: int, s: int, r_f: float, floor: float) -> bool:
     """Extend the float walk from ``s`` until the estimated tail ``β ρ/(1-ρ)`` is below *floor*.
 
-    ``us[t] = û_t`` (the error-bounded coefficients), ``betas[t] = û_t r^t``
-    (steering only).  ``False`` when a coefficient leaves the normal range or
-    the walk grows past :data:`_FAST_TERMS`.
+    ``us[t] = û_t`` (the error-bounded coefficients: ``u * (k - i) / (i + 1)``,
+    two rounded operations on exact integers per step), ``betas[t] = û_t r^t``
+    (steering only).  The stopping rule is checked every 8 terms.  ``False``
+    when a coefficient leaves the normal range or the walk grows past
+    :data:`_FAST_TERMS`.
     """
-    i = s + len(us) - 1
+    n = len(us)
+    i = s + n - 1
     u, beta = us[-1], betas[-1]
+    add_u, add_beta = us.append, betas.append
     while i < k:
         rho = r_f * (k - i) / (i + 1)
         if rho < 0.999 and beta * rho / (1 - rho) < floor:
             return True
-        u = u * (k - i) / (i + 1)
-        beta = beta * (k - i) / (i + 1) * r_f
-        i += 1
-        if not u >= _TINY or len(us) > _FAST_TERMS:
+        if n > _FAST_TERMS:
             return False
-        us.append(u)
-        betas.append(beta)
+        for _ in range(min(8, k - i)):
+            u = u * (k - i) / (i + 1)
+            beta = beta * r_f * (k - i) / (i + 1)
+            i += 1
+            add_u(u)
+            add_beta(beta)
+        n += 8
+        if not u >= _TINY:  # u decreases: the last one is the smallest
+            return False
     return True
 
 
@@ -485,7 +493,8 @@ def _homogeneous_epsilon_fast(k: int, eps0_x: Real, delta: fmpq, prec: int, trun
     log_b_s = (math.lgamma(k + 1) - math.lgamma(s + 1) - math.lgamma(k - s + 1)
                + s * -math.log1p(math.exp(-eps0_f)) + (k - s) * (-eps0_f - math.log1p(math.exp(-eps0_f))))
     threshold = math.exp(min(log_t - log_b_s, 700.0))  # δ / b_s
-    ref = 1.0  # walk until the tail is below drop * ref: first the largest term, then the segment's first
+    # walk until the tail is below drop * ref; the segment's first term is typically 0.1 … 10 times δ/b_s
+    ref = min(1.0, threshold) / 64
     for _ in range(3):
         if not _extend_walk(us, betas, k, s, r_f, drop * ref):
             return None
@@ -501,9 +510,11 @@ def _homogeneous_epsilon_fast(k: int, eps0_x: Real, delta: fmpq, prec: int, trun
                 break
         if found is None or found > last or s + found <= j0:
             return None  # the root is below the walk's start (or in the segment of 0): the general path decides
-        if betas[found] >= ref or s + last >= k:
+        ref = betas[found]  # the tail must be small against the segment's own first term: walk on if it is not
+        if not _extend_walk(us, betas, k, s, r_f, drop * ref):
+            return None
+        if len(us) == last + 1:
             break
-        ref = betas[found]
     else:
         return None
     j, d = s + found, found
