@@ -72,6 +72,8 @@ __all__ = ["rr_delta", "rr_epsilon", "atom_bound", "homogeneous_delta_ball", "ho
 
 MAX_ATOMS = 1 << 16
 METHOD_HOMOGENEOUS = "optimal composition (KOV15 Thm 3.3, R-F7): binomial tail sums in Arb"
+METHOD_HOMOGENEOUS_FAST = ("optimal composition (KOV15 Thm 3.3, R-F7): binomial tail sums as Arb polynomials in "
+                           "error-bounded float coefficients")
 METHOD_HETEROGENEOUS = "optimal composition (MV16, R-F8): exact privacy-loss distribution in Arb"
 
 Groups = Sequence[tuple[Real, int]]
@@ -734,8 +736,8 @@ def rr_epsilon(groups: Groups, delta: fmpq, digits: int = DEFAULT_DIGITS,
         e0, kk = groups[0]
         ball = _homogeneous_epsilon_fast(kk, e0, delta, start, _trunc_bits(start - _EPS_TRUNC_SLACK, kk))
         if ball is not None:
-            fast = certified_from_ball("epsilon", ball, digits, method + "; tail sums as Arb polynomials in "
-                                       "error-bounded float coefficients; segment proved, closed form", query)
+            fast = certified_from_ball("epsilon", ball, digits,
+                                       METHOD_HOMOGENEOUS_FAST + "; segment proved, closed form", query)
             if fast is not None:
                 return fast
     return certify("epsilon", compute, digits=digits, method=method + "; segment proved, closed form",
