@@ -308,16 +308,20 @@ def homogeneous_delta_estimate(k: int, eps0: float, eps: float) -> tuple[float, 
 
 # -- homogeneous epsilon ----------------------------------------------------------------------------------------
 
+def _log_b_float(k: int, i: int, eps0f: float) -> float:
+    """``log b_i = log(C(k,i) p^i q^(k-i))`` in floating point (an estimate, never trusted)."""
+    log_q = -eps0f - math.log1p(math.exp(-eps0f))
+    return (math.lgamma(k + 1) - math.lgamma(i + 1) - math.lgamma(k - i + 1)
+            + i * (log_q + eps0f) + (k - i) * log_q)  # log p = log q + ε0
+
+
 def _estimate_segment(k: int, eps0f: float, target_log: float) -> int:
     """A rough guess of the segment index ``j`` (geometric approximation of the tail; never trusted)."""
     eps0f = min(eps0f, 700.0)  # an estimate only; keeps the floats finite
-    log_p = -math.log1p(math.exp(-eps0f))
-    log_q = -eps0f - math.log1p(math.exp(-eps0f))
     c = math.exp(-2 * eps0f)
-    lgk = math.lgamma(k + 1)
 
     def log_d(j: int) -> float:  # ≈ log δ(l_j)
-        lb = lgk - math.lgamma(j + 1) - math.lgamma(k - j + 1) + j * log_p + (k - j) * log_q
+        lb = _log_b_float(k, j, eps0f)
         rho = (k - j) / (j + 1) * math.exp(eps0f)
         if rho >= 1:
             return math.inf
@@ -492,9 +496,7 @@ def _homogeneous_epsilon_fast(k: int, eps0_x: Real, delta: fmpq, prec: int, trun
     us, betas = [1.0], [1.0]
     drop = 2.0 ** -trunc_bits
     w = 1.0 / (r_f * r_f)
-    log_b_s = (math.lgamma(k + 1) - math.lgamma(s + 1) - math.lgamma(k - s + 1)
-               + s * -math.log1p(math.exp(-eps0_f)) + (k - s) * (-eps0_f - math.log1p(math.exp(-eps0_f))))
-    threshold = math.exp(min(log_t - log_b_s, 700.0))  # δ / b_s
+    threshold = math.exp(min(log_t - _log_b_float(k, s, eps0_f), 700.0))  # δ / b_s
     # walk until the tail is below drop * ref; the segment's first term is typically 0.1 … 10 times δ/b_s
     ref = min(1.0, threshold) / 64
     for _ in range(3):
