@@ -11,6 +11,7 @@ from cdpsym.expr.domains import Interval
 from cdpsym.notions import RDP, TCDP, ZCDP, ApproxDP, MeanConcentratedDP, PureDP
 from cdpsym.proof import Axiom, Chain, Hypothesis, Part, Theorem, algebra, by, eq, le, lt, sign, specialize
 from cdpsym.verify.report import Report
+import cdpsym.render  # noqa: E402,F401  (attaches Theorem.latex / _repr_latex_)
 
 __version__ = "0.1.0"
 

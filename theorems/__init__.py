@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 
 from cdpsym.errors import UnknownName
+from cdpsym.proof import register_axioms
 
 # Dependency order: a module only cites modules above it.
 MODULES = [
@@ -43,6 +44,7 @@ for _name in _FOUNDATIONS:
     for _ax in _mod.AXIOMS:
         if _ax not in AXIOMS:
             AXIOMS.append(_ax)
+    register_axioms(*_mod.AXIOMS)  # the trusted base is exactly what the foundations modules list
 
 for _name in MODULES:
     _mod = importlib.import_module(f"theorems.{_name}")
@@ -57,6 +59,7 @@ for _name in MODULES:
     for _ax in getattr(_mod, "AXIOMS", ()):
         if _ax not in AXIOMS:
             AXIOMS.append(_ax)
+    register_axioms(*getattr(_mod, "AXIOMS", ()))
 
 
 def get(name: str):  # noqa: D401

@@ -214,7 +214,7 @@ def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
         .eq(mean.xreplace({k: 1}), algebra()),
         Chain(Expect(L_k(k + 1)))
         .eq(Expect(L_k(k) + C(k + 1)), by(composed_loss_step, i=k + 1))
-        .eq(Expect(L_k(k)) + Expect(C(k + 1)), by(expectation_additive, Y_1=L_k(k), Y_2=C(k + 1)))
+        .eq(Expect(L_k(k)) + Expect(C(k + 1)), by(expectation_additive, i=k + 1))
         .le(Expect(L_k(k)) + mu, by(lift_step_mean, i=k + 1, c=mu, inside=lambda w: Expect(L_k(k)) + w))
         .le(mean + mu, by(ih_mean, inside=lambda w: w + mu))
         .eq(mean.xreplace({k: k + 1}), algebra())))

@@ -55,7 +55,7 @@ import mpmath
 import sympy as sp
 
 from cdpsym.expr import L, a, b, eps, i, k, lam, naturals, real
-from cdpsym.expr.operators import Expect, HockeyStick, Prob
+from cdpsym.expr.operators import Expect, HockeyStick, Opaque, P, Prob, Q
 from cdpsym.proof import Axiom, eq, le
 
 __all__ = ["Z", "X", "S", "C", "L_k", "M", "D", "Pk", "Qk", "CondMGF", "c", "Y1", "Y2",
@@ -92,24 +92,17 @@ Y1 = sp.Symbol("Y_1", real=True)  # random variables in linearity / union-bound 
 Y2 = sp.Symbol("Y_2", real=True)
 
 
-class CondMGF(sp.Function):
+class CondMGF(Opaque):
     r"""``CondMGF(Y, lam)``: :math:`\operatorname{ess\,sup}_{\text{prefix}}\mathbb E[e^{\lambda Y}\mid\text{prefix}]`.
 
-    Never evaluated; positive (it bounds a conditional expectation of a
-    positive variable).  Only the tower-rule and lifting axioms relate it to
-    other quantities.
+    Never evaluated; in (0, +oo] (it bounds a conditional expectation of a
+    positive variable, and may be infinite).  Only the tower-rule and lifting
+    axioms relate it to other quantities.
     """
 
     nargs = 2
 
-    @classmethod
-    def eval(cls, *args):  # noqa: D401 - sympy hook
-        return None
-
-    def _eval_is_positive(self):
-        return True
-
-    def _eval_is_real(self):
+    def _eval_is_extended_positive(self):
         return True
 
     def _latex(self, printer, exp=None):
@@ -190,6 +183,10 @@ tower_mgf_composed = Axiom(
     variables={i: naturals(), lam: real()},
 )
 
+#: a lifting axiom quantifies over the class of pairs: its bound c must not name the pair (c := E[L] would
+#: turn "E[L] <= c for every pair" into a statement about one pair); the kernel checks this at each citation
+_THE_PAIR = (P, Q, L)
+
 _LIFT = ("the pair chosen at step i, given any prefix, is a pair of the class; "
          "Dwork & Rothblum 2016, §3.1 and proof of Thm 3.4, arXiv:1603.01887v2")
 
@@ -200,6 +197,7 @@ lift_step_mean = Axiom(
     relation=le(Expect(C(i)), c),
     variables={i: naturals(), c: real()},
     conditions=(le(Expect(L), c),),
+    free_of={"c": _THE_PAIR},
 )
 
 lift_conditional_mean = Axiom(
@@ -209,6 +207,7 @@ lift_conditional_mean = Axiom(
     relation=le(Prob(sp.StrictGreaterThan(M(i), c)), 0),
     variables={i: naturals(), c: real()},
     conditions=(le(Expect(L), c),),
+    free_of={"c": _THE_PAIR},
 )
 
 lift_centred_mgf = Axiom(
@@ -218,6 +217,7 @@ lift_centred_mgf = Axiom(
     relation=le(CondMGF(C(i) - M(i), lam), c),
     variables={i: naturals(), lam: real(), c: real()},
     conditions=(le(Expect(sp.exp(lam * (L - Expect(L)))), c),),
+    free_of={"c": _THE_PAIR},
 )
 
 lift_mgf = Axiom(
@@ -227,6 +227,7 @@ lift_mgf = Axiom(
     relation=le(CondMGF(C(i), lam), c),
     variables={i: naturals(), lam: real(), c: real()},
     conditions=(le(Expect(sp.exp(lam * L)), c),),
+    free_of={"c": _THE_PAIR},
 )
 
 tail_condition_composed = Axiom(
@@ -252,10 +253,12 @@ union_bound = Axiom(
 
 expectation_additive = Axiom(
     name="expectation_additive",
-    title="linearity of expectation: E[Y_1 + Y_2] = E[Y_1] + E[Y_2]",
-    citation="e.g. Feller, Vol. I, §IX.2",
-    relation=eq(Expect(Y1 + Y2), Expect(Y1) + Expect(Y2)),
-    variables={Y1: real(), Y2: real()},
+    title="linearity of expectation for the composed and the step privacy loss: E[L_{i-1} + C_i] = E[L_{i-1}] + E[C_i]",
+    citation="e.g. Feller, Vol. II, §V.4 (additivity for variables whose negative parts are integrable); a privacy "
+             "loss L has E[max(-L, 0)] <= E[e^{-L}] <= 1 (Dwork & Rothblum 2016, §2.1, arXiv:1603.01887v2), so both "
+             "expectations exist in (-oo, +oo]",
+    relation=eq(Expect(L_k(i - 1) + C(i)), Expect(L_k(i - 1)) + Expect(C(i))),
+    variables={i: naturals()},
 )
 
 def _std_normal_mgf_truth(v, dps):

@@ -156,7 +156,8 @@ class Interval:
             if lo is sp.S.NegativeInfinity or hi is not sp.S.Infinity:
                 return sp.Dummy(symbol.name, integer=True)
             n = sp.Dummy(symbol.name + "_n", integer=True, nonnegative=True)
-            start = sp.floor(lo) + 1 if (self.left_open or not lo.is_integer) else lo
+            # the least integer in the domain: floor(lo) + 1 above an open end, ceiling(lo) at a closed one
+            start = sp.floor(lo) + 1 if self.left_open else sp.ceiling(lo)
             return start + n
         if lo is sp.S.NegativeInfinity and hi is sp.S.Infinity:
             return sp.Dummy(symbol.name, real=True)

@@ -179,8 +179,9 @@ def evaluate(expr: sp.Expr, values: Mapping[sp.Basic, Any], ctx: Any) -> Any:
 
     def _ev(e: sp.Basic) -> Any:
         if e.is_Number:
-            if e is sp.S.Infinity:
-                return ctx.number(sp.Integer(10)) ** 100000 if ctx.name == "arb" else mpmath.inf
+            if not e.is_finite:
+                # never approximated: a ball cannot hold oo, and mpmath's inf would compare as a number
+                raise NotEvaluable(f"not a finite number: {e}")
             return ctx.number(e)
         if e is sp.pi:
             return ctx.pi

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import sympy as sp
 
-__all__ = ["Expect", "Prob", "Renyi", "KL", "HockeyStick", "Normal", "PrivacyLoss", "Indicator",
+__all__ = ["Opaque", "Expect", "Prob", "Renyi", "KL", "HockeyStick", "Normal", "PrivacyLoss", "Indicator",
            "normal_density", "P", "Q", "OPAQUE"]
 
 
-class _Opaque(sp.Function):
-    """An operator sympy must not evaluate or see inside."""
+class Opaque(sp.Function):
+    """An operator sympy must not evaluate or see inside (subclass it for a new one: the kernel treats
+    every subclass as an uninterpreted term, changed only by a justified step)."""
 
     @classmethod
     def eval(cls, *args):  # noqa: D401 - sympy hook
         return None
 
 
-class Expect(_Opaque):
+class Expect(Opaque):
     r"""``Expect(f)`` is :math:`\mathbb E[f]`, the expectation over the random symbols in ``f``."""
 
     nargs = 1
@@ -40,7 +41,7 @@ class Expect(_Opaque):
         return True if self.args[0].is_real else None
 
 
-class Prob(_Opaque):
+class Prob(Opaque):
     r"""``Prob(event)`` is :math:`\Pr[\text{event}]`; the event is a sympy relation."""
 
     nargs = 1
@@ -55,7 +56,7 @@ class Prob(_Opaque):
         return True
 
 
-class Indicator(_Opaque):
+class Indicator(Opaque):
     r"""``Indicator(event)`` is :math:`\mathbf 1[\text{event}]`."""
 
     nargs = 1
@@ -67,7 +68,7 @@ class Indicator(_Opaque):
         return True
 
 
-class Renyi(_Opaque):
+class Renyi(Opaque):
     r"""``Renyi(alpha, P, Q)`` is :math:`D_\alpha(P\,\|\,Q)` (R-A4)."""
 
     nargs = 3
@@ -76,11 +77,11 @@ class Renyi(_Opaque):
         a, p, q = self.args
         return r"D_{%s}\left(%s\,\middle\|\,%s\right)" % (printer._print(a), printer._print(p), printer._print(q))
 
-    def _eval_is_real(self):
+    def _eval_is_extended_nonnegative(self):  # in [0, +oo]: a divergence may be infinite
         return True
 
 
-class KL(_Opaque):
+class KL(Opaque):
     r"""``KL(P, Q)`` is :math:`D_{\mathrm{KL}}(P\,\|\,Q)` (R-A2)."""
 
     nargs = 2
@@ -89,11 +90,11 @@ class KL(_Opaque):
         p, q = self.args
         return r"D_{\mathrm{KL}}\left(%s\,\middle\|\,%s\right)" % (printer._print(p), printer._print(q))
 
-    def _eval_is_real(self):
+    def _eval_is_extended_nonnegative(self):  # in [0, +oo]: a divergence may be infinite
         return True
 
 
-class HockeyStick(_Opaque):
+class HockeyStick(Opaque):
     r"""``HockeyStick(eps, P, Q)`` is :math:`\delta_{P\|Q}(\varepsilon)=\sup_S P(S)-e^\varepsilon Q(S)` (R-A6)."""
 
     nargs = 3
@@ -109,7 +110,7 @@ class HockeyStick(_Opaque):
         return True
 
 
-class Normal(_Opaque):
+class Normal(Opaque):
     r"""``Normal(m, s)`` is the distribution :math:`\mathcal N(m, s^2)` (an argument of divergences)."""
 
     nargs = 2
@@ -119,7 +120,7 @@ class Normal(_Opaque):
         return r"\mathcal{N}\left(%s, %s^{2}\right)" % (printer._print(m), printer._print(s))
 
 
-class PrivacyLoss(_Opaque):
+class PrivacyLoss(Opaque):
     r"""``PrivacyLoss(P, Q)`` names the privacy-loss random variable :math:`L_{P\|Q}` (R-A1)."""
 
     nargs = 2
@@ -141,4 +142,6 @@ def normal_density(y: sp.Expr, m: sp.Expr, s: sp.Expr) -> sp.Expr:
 P = sp.Symbol("P")
 Q = sp.Symbol("Q")
 
-OPAQUE = (Expect, Prob, Indicator, Renyi, KL, HockeyStick, Normal, PrivacyLoss)
+#: what the kernel treats as opaque: every subclass of Opaque (CondMGF in the composition foundations, ...)
+OPAQUE = (Opaque,)
+_Opaque = Opaque

@@ -1,9 +1,12 @@
-"""The proof kernel: facts, chains, justifications, theorems."""
+"""The proof kernel: proof data (facts, chains, justification records, theorems) and the trusted core
+(:mod:`cdpsym.proof.core`) that alone decides what is proved."""
 
+import cdpsym.proof.algebra  # noqa: F401  (first: the submodule must not shadow the `algebra` record below)
 from cdpsym.proof.kernel import (Axiom, By, Chain, Fact, Hypothesis, Rel, Step, StepResult, algebra, by, eq,
                                  induction, interval, le, lt, numeric, sign, specialize, taylor, weakest)
-from cdpsym.proof.theorem import Part, Theorem, symbolic_check
+from cdpsym.proof.theorem import Part, Theorem
+from cdpsym.proof.core import (KERNEL_RULES, is_trusted, register_axioms, symbolic_check, trusted_axioms)
 
 __all__ = ["Axiom", "By", "Chain", "Fact", "Hypothesis", "Part", "Rel", "Step", "StepResult", "Theorem",
-           "algebra", "by", "eq", "induction", "interval", "taylor", "le", "lt", "numeric", "sign", "specialize", "symbolic_check",
-           "weakest"]
+           "algebra", "by", "eq", "induction", "interval", "taylor", "le", "lt", "numeric", "sign", "specialize",
+           "symbolic_check", "weakest", "register_axioms", "trusted_axioms", "is_trusted", "KERNEL_RULES"]

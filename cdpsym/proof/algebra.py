@@ -26,11 +26,13 @@ import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 
+from cdpsym.errors import ProofError
 from cdpsym.expr.domains import Interval
 from cdpsym.expr.evaluate import MPContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
 
-__all__ = ["Context", "canon", "equivalent", "prove_sign", "Decision", "opaque_terms"]
+__all__ = ["Context", "canon", "equivalent", "prove_sign", "Decision", "opaque_terms", "check_declaration",
+           "domain_key"]
 
 SYMBOLIC_SECONDS = 8  # per sympy call: a step that needs longer is undecided, not hung
 
@@ -46,15 +48,32 @@ class Decision:
 
 @dataclass
 class Context:
-    """Symbols in scope with their domains (theorem hypotheses + proof-local variables)."""
+    """A scope: symbols with their domains (theorem variables, proof-local variables) and local hypotheses.
+
+    Every declaration is checked (:func:`check_declaration`): a symbol's sympy assumptions must follow
+    from its domain, because sympy reasons with the assumptions; and a name declared in a scope cannot be
+    re-declared with another domain in an inner one (:meth:`extended`).
+    """
 
     domains: dict[sp.Symbol, Interval] = field(default_factory=dict)
     facts: tuple = ()  # local hypotheses in scope (cdpsym.proof.kernel.Fact)
 
+    def __post_init__(self) -> None:
+        for v, dom in self.domains.items():
+            check_declaration(v, dom, self)
+
     def extended(self, more: Mapping[sp.Symbol, Interval]) -> "Context":
         d = dict(self.domains)
-        d.update(more)
+        for v, dom in more.items():
+            old = d.get(v)
+            if old is not None and domain_key(old) != domain_key(dom):
+                raise ProofError(f"{v} is already declared with domain {old.describe()}; it cannot be re-declared "
+                                 f"as {dom.describe()} in an inner scope")
+            d[v] = dom
         return Context(d, self.facts)
+
+    def with_facts(self, facts: tuple) -> "Context":
+        return Context(dict(self.domains), tuple(facts))
 
     def _depth(self, s: sp.Basic, seen: frozenset = frozenset()) -> int:
         dom = self.domains.get(s)  # type: ignore[call-overload]
@@ -125,6 +144,74 @@ class Context:
         return out
 
 
+def domain_key(dom: Interval) -> tuple:
+    """What a domain says (not how it is sampled): two declarations agree when their keys do."""
+    return (dom.lo, dom.hi, dom.left_open, dom.right_open, dom.integer)
+
+
+_SIGN_KEYS = ("positive", "nonnegative", "negative", "nonpositive", "nonzero", "zero")
+_DECLARED: set = set()
+
+
+def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
+    """Refuse a declaration ``v in dom`` whose symbol carries sympy assumptions the domain does not imply.
+
+    sympy simplifies with the assumptions (``positive=True`` makes ``sqrt(v**2) = v``), so a proof would
+    hold only on the narrower set while the statement claims the wider.  The domain's endpoints may name
+    only symbols declared in the same scope.
+    """
+    if not isinstance(v, sp.Symbol):
+        raise ProofError(f"only symbols can be declared, got {v!r}")
+    if not isinstance(dom, Interval):
+        raise ProofError(f"the domain of {v} must be an Interval, got {dom!r}")
+    ends = (dom.lo, dom.hi)
+    if any(e.has(sp.nan, sp.zoo) for e in ends) or dom.lo is sp.S.Infinity or dom.hi is sp.S.NegativeInfinity:
+        raise ProofError(f"the domain of {v} has a non-finite or undefined endpoint: {dom.describe()}")
+    free = dom.lo.free_symbols | dom.hi.free_symbols
+    if v in free:
+        raise ProofError(f"the domain of {v} mentions {v} itself: {dom.describe()}")
+    undeclared = free - set(ctx.domains)
+    if undeclared:
+        raise ProofError(f"the domain of {v} ({dom.describe()}) names undeclared symbol(s) "
+                         f"{sorted(map(str, undeclared))}")
+    deps = tuple(sorted(((s, domain_key(ctx.domains[s])) for s in free), key=lambda p: str(p[0])))
+    key = (v, domain_key(dom), deps)
+    if key in _DECLARED:
+        return
+    have = v.assumptions0
+    flags: dict[str, bool] = {"real": True}
+    if dom.integer:
+        flags["integer"] = True
+    if any(k in have for k in _SIGN_KEYS):
+        def shown(e: sp.Expr, strict: bool) -> bool:
+            return prove_sign(e, ctx, strict=strict).ok is True
+
+        if dom.lo is not sp.S.NegativeInfinity:
+            pos = shown(dom.lo, True) or (dom.left_open and shown(dom.lo, False))
+            if pos:
+                flags["positive"] = True
+            elif shown(dom.lo, False):
+                flags["nonnegative"] = True
+        if dom.hi is not sp.S.Infinity:
+            neg = shown(-dom.hi, True) or (dom.right_open and shown(-dom.hi, False))
+            if neg:
+                flags["negative"] = True
+            elif shown(-dom.hi, False):
+                flags["nonpositive"] = True
+    try:
+        derived = sp.Dummy("d", **flags).assumptions0
+    except Exception:  # noqa: BLE001 - inconsistent flags: an empty domain
+        raise ProofError(f"the domain of {v} is empty: {dom.describe()}") from None
+    order = ("positive", "nonnegative", "negative", "nonpositive", "integer", "real")
+    for name in sorted(have, key=lambda n: (order.index(n) if n in order else len(order), n)):
+        value = have[name]
+        if derived.get(name) != value:
+            raise ProofError(f"{v} is a {'non-' if not value else ''}{name} symbol, but its domain "
+                             f"{dom.describe()} does not imply that (a domain may not be wider than its "
+                             f"symbol's sympy assumptions)")
+    _DECLARED.add(key)
+
+
 # -- time limits -------------------------------------------------------------------------------
 
 class _Timeout(Exception):
@@ -184,22 +271,54 @@ def _canon_integrand(f: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
 
 
 def canon(expr: sp.Basic) -> sp.Basic:
-    """A canonical form of ``expr``; every rewrite is an identity."""
+    """A canonical form of ``expr``; every rewrite is an identity.
+
+    Bound variables are renamed canonically (alpha-normal form): the variable of a binder whose body has
+    binders up to height ``h`` becomes the dummy ``_b`` with index ``h``, so integrals that differ only
+    in the name of their variable have one canonical form, and no rewrite can reach a bound variable.
+    """
     if not isinstance(expr, sp.Basic) or expr.is_Atom:
         return expr
-    if isinstance(expr, sp.Integral):
-        body = canon(expr.function)
-        if len(expr.limits) == 1 and len(expr.limits[0]) == 3:
-            var, lo, hi = expr.limits[0]
-            const, dep = _canon_integrand(body, var)
-            return const * sp.Integral(dep, (var, lo, hi))
-        return sp.Integral(body, *expr.limits)
+    if isinstance(expr, _BINDERS):
+        return _canon_binder(expr)
     if isinstance(expr, OPAQUE):
         return type(expr)(*[_canon_arg(a) for a in expr.args])
     if isinstance(expr, Relational):
         return _canon_arg(expr)
     args = [canon(a) for a in expr.args]
     return expr.func(*args)
+
+
+_BINDERS = (sp.Integral, sp.Sum, sp.Product)
+
+
+def _canon_binder(expr: sp.Basic) -> sp.Basic:
+    cls, f, limits = type(expr), expr.function, expr.limits
+    if len(limits) > 1:  # nested form: the first limit is innermost
+        return canon(cls(cls(f, limits[0]), *limits[1:]))
+    var, *bounds = limits[0]
+    if len(bounds) != 2:
+        raise ProofError(f"a {cls.__name__} needs both limits: {expr}")
+    lo, hi = canon(bounds[0]), canon(bounds[1])
+    fresh = sp.Dummy(var.name, **var.assumptions0)
+    body = canon(f.xreplace({var: fresh}))
+    const = sp.S.One
+    if cls is sp.Integral:
+        const, body = _canon_integrand(body, fresh)
+    bound = sp.Dummy("_b", dummy_index=binder_height(body), **var.assumptions0)
+    return const * cls(body.xreplace({fresh: bound}), (bound, lo, hi))
+
+
+def binder_height(e: sp.Basic) -> int:
+    """1 + the largest canonical bound-variable index inside ``e`` (0 when it has no binder)."""
+    h = 0
+    for node in sp.preorder_traversal(e):
+        if isinstance(node, _BINDERS):
+            for lim in node.limits:
+                v = lim[0]
+                if isinstance(v, sp.Dummy) and v.name == "_b":
+                    h = max(h, int(v.dummy_index) + 1)
+    return h
 
 
 def _canon_arg(a: sp.Basic) -> sp.Basic:
@@ -244,11 +363,21 @@ def _abstract(exprs: list[sp.Expr]) -> tuple[list[sp.Expr], dict[sp.Basic, sp.Sy
 
 
 def _dummy_for(term: sp.Basic) -> sp.Dummy:
-    """A dummy carrying exactly the sign information sympy has about ``term``."""
+    """A dummy carrying exactly the sign information sympy has about ``term``.
+
+    A term only known to be an *extended* real (a divergence, an expectation: possibly +oo) gets an
+    extended dummy, so nothing finite-only is concluded about it.
+    """
     if term.is_positive:
         return sp.Dummy("T", positive=True)
     if term.is_nonnegative:
         return sp.Dummy("T", nonnegative=True)
+    if term.is_real:
+        return sp.Dummy("T", real=True)
+    if term.is_extended_nonnegative:
+        return sp.Dummy("T", extended_nonnegative=True)
+    if term.is_extended_real:
+        return sp.Dummy("T", extended_real=True)
     return sp.Dummy("T", real=True)
 
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from cdpsym.proof.kernel import Fact
     from cdpsym.proof.theorem import Theorem
 
-__all__ = ["tex", "fact_label", "statement_latex", "theorem_latex", "document", "text"]
+__all__ = ["tex", "fact_label", "statement_latex", "theorem_latex", "document", "text", "justification_latex"]
 
 _OPS = {"=": "=", "<=": r"\le", "<": "<"}
 
@@ -96,6 +96,30 @@ def fact_label(fact: "Fact") -> str:
     return r"\text{by %s%s}" % (r"\texttt{%s}" % text(fact.name), text(f" ({ref})") if ref else "")
 
 
+def justification_latex(why) -> str:
+    """The justification column of a derivation line for a step that does not cite a fact."""
+    from cdpsym.proof import kernel as K
+
+    if isinstance(why, K.Algebra):
+        return rf"\text{{{text(why.note or 'algebra')}}}"
+    if isinstance(why, K.Sign):
+        return rf"\text{{{text(why.note or 'since the difference is non-negative')}}}"
+    if isinstance(why, K.Specialize):
+        out = rf"\text{{take }} {tex(why.var)} = {tex(why.value)}"
+        return out + (r"\text{ (the minimiser)}" if why.minimizes is not None else "")
+    if isinstance(why, K.IntervalBound):
+        return r"\text{interval arithmetic on a box}"
+    if isinstance(why, K.Numeric):
+        return r"\text{numerically (evidence only)}"
+    if isinstance(why, K.Taylor):
+        return r"\text{\textbf{Taylor's theorem} (Lagrange remainder), } g''\le " + tex(why.bound)
+    if isinstance(why, K.Induction):
+        return r"\text{by induction on }" + tex(why.var)
+    if isinstance(why, K.By):
+        return fact_label(why.fact)
+    return rf"\text{{{text(getattr(why, 'method', '?'))}}}"
+
+
 def _bold_classical(title: str) -> str:
     """``**Hoeffding's lemma**`` in a title becomes bold."""
     parts = title.split("**")
@@ -143,7 +167,7 @@ def derivation(chain, part_name: str = "") -> str:
                 cited.append(why.fact)
             label = _short_label(why.fact, cited.index(why.fact) + 1)
         else:
-            label = why.latex()
+            label = justification_latex(why)
         lhs = first if i == 0 else ""
         lines.append(rf"{lhs} &{_OPS[step.op]} {tex(step.expr)} && {label}")
     pre = ""

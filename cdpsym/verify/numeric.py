@@ -84,7 +84,8 @@ def compare_part(part, values: Mapping[sp.Symbol, Any], dps: int) -> list[Compar
             ok = digits >= dps - 12
         else:
             slack = bound - truth
-            ok = slack >= -tol * scale if rel.op == "<=" else slack > -tol * scale
+            # a strict '<' must show a gap beyond rounding: equality at the working precision is not '<'
+            ok = slack >= -tol * scale if rel.op == "<=" else slack > tol * scale
             digits = _digits(truth, bound) if abs(slack) <= tol * scale * 10 else None
         out.append(Comparison(part.name, shown, witness, mpmath.nstr(truth, 20), mpmath.nstr(bound, 20), rel.op,
                               bool(ok), digits))

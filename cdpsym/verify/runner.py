@@ -31,6 +31,7 @@ def verify_theorem(theorem: Theorem | Axiom, *, dps: int = 50, property_examples
         "parts": [{"name": p.name, "status": p.status, "detail": p.detail} for p in sym.parts],
         "cites": list(sym.cited),
         "trusted_axioms": list(sym.axioms),
+        "kernel_rules": list(sym.rules),  # mathematics the core itself takes as given (Taylor, induction, Arb)
         "summary": f"{sym.steps_checked} steps, {sym.status}",
     }
     num = _guard_numeric(theorem, dps)
@@ -75,8 +76,8 @@ def _verdict(symbolic: str, numeric: str, prop: str) -> str:
 def _verify_axiom(ax: Axiom, dps, property_examples, derandomize, t0) -> Report:
     from cdpsym.proof.theorem import Part
 
-    part = Part(ax.name, ax.relation, ax.variables, ax.conditions, ax.citation, ax.title,
-                None, getattr(ax, "ground_truth", None), None)
+    part = Part(name=ax.name, relation=ax.relation, variables=ax.variables, conditions=ax.conditions,
+                citation=ax.citation, title=ax.title, ground_truth=getattr(ax, "ground_truth", None))
 
     class _Shim:
         parts = (part,)

@@ -30,7 +30,7 @@ def test_cdp_of_pure_dp_is_proved_by_all_three_checks(report):
     assert [p["status"] for p in checks["symbolic"]["parts"]] == ["proved", "proved"]
     assert set(checks["symbolic"]["cites"]) == {"kl_of_pure_dp", "hoeffding_lemma"}
     assert set(checks["symbolic"]["trusted_axioms"]) == {"exp_chord_bound", "expectation_affine", "kl_is_mean_loss",
-                                                          "kl_nonnegative", "taylor_lagrange"}
+                                                          "kl_nonnegative"}
     assert checks["numeric"]["status"] == "passed"
     assert checks["property"]["status"] == "passed"
 

@@ -1,0 +1,1247 @@
+"""The trusted core: the only code that can mark a step, a part or a theorem *proved* or *certified*.
+
+Everything else in cdpsym proposes: a :class:`~cdpsym.proof.kernel.Chain` is data (expressions and
+justification records), a theorem module is data, the claim checker builds data.  The core reads that
+data and decides.  It never calls a method of a user object to decide anything: a justification is
+dispatched on its exact type to one rule function below (a subclass is not a kernel justification), and
+the two callables a justification may carry (``inside=``, ``taylor``'s ``g``) are called once, on a fresh
+symbol, and their result is used only by substitution.
+
+Each rule returns the relation it *establishes*; the step is closed only when that relation implies the
+claimed one (``=`` gives ``=`` and ``<=``; ``<`` gives ``<`` and ``<=``).  The rules, their relations and
+side conditions are the table in ``docs/kernel.md`` -- one row per ``_rule_*`` function.
+
+Invariants, all enforced here or in :mod:`cdpsym.proof.algebra` (the deciders the rules call):
+
+* every declared variable's sympy assumptions follow from its domain; no re-declaration in an inner scope;
+* substitution is capture-avoiding (:func:`subst`); canonical forms rename bound variables;
+* both sides of every closed step are well defined on the scope (:func:`well_defined`); non-finite values
+  (``oo`` outside integral limits, ``zoo``, ``nan``) are refused;
+* facts are cited by identity and content: an axiom only if it is in the registered trusted base, a
+  hypothesis only if it is in scope, a theorem part only if its theorem's check minted a certificate for
+  exactly that content;
+* defence in depth (:func:`cross_check`): each closed step is evaluated in Arb ball arithmetic at points
+  of its whole domain; a definite violation is a *kernel inconsistency* and the step fails.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import mpmath
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from cdpsym.errors import ProofError
+from cdpsym.expr.domains import Interval, as_expr
+from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
+from cdpsym.expr.operators import OPAQUE
+from cdpsym.proof.algebra import Context, Decision, canon, domain_key, equivalent, opaque_terms, prove_sign
+from cdpsym.proof.kernel import (OPS, Algebra, Axiom, By, Chain, Fact, Hypothesis, IntervalBound, Induction,
+                                 Numeric, Rel, Sign, Specialize, Step, StepResult, Taylor, compose_ops, implies_op,
+                                 weakest)
+
+__all__ = ["register_axioms", "trusted_axioms", "is_trusted", "check_chain", "check_step", "symbolic_check",
+           "SymbolicResult", "PartResult", "Certificate", "subst", "well_defined", "cross_check", "KERNEL_RULES"]
+
+# -- the trusted base ------------------------------------------------------------------------------
+
+_TRUSTED: dict[str, Axiom] = {}
+
+
+def register_axioms(*axioms: Axiom) -> None:
+    """Admit axioms to the trusted base.  Only a registered axiom (this very object) can make a step proved;
+    a second, different axiom under a registered name is refused."""
+    for ax in axioms:
+        if type(ax) is not Axiom:
+            raise ProofError(f"only Axiom objects can join the trusted base, got {type(ax).__name__}")
+        old = _TRUSTED.get(ax.name)
+        if old is not None and old is not ax:
+            raise ProofError(f"an axiom named {ax.name!r} is already in the trusted base")
+        _TRUSTED[ax.name] = ax
+
+
+def is_trusted(ax: Fact) -> bool:
+    return _TRUSTED.get(ax.name) is ax
+
+
+def trusted_axioms() -> tuple[Axiom, ...]:
+    return tuple(_TRUSTED.values())
+
+
+#: rules of the core that are mathematics taken as given, like axioms: every report lists those it used
+KERNEL_RULES = {
+    "taylor": "Taylor's theorem with the Lagrange remainder (g twice differentiable on the reals)",
+    "induction": "induction on the positive integers",
+    "interval": "Arb ball arithmetic (python-flint), outward-rounded enclosures",
+}
+
+# -- certificates: what only the core mints ---------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Certificate:
+    """That ``part`` of ``theorem`` was checked with ``status``: minted only by :func:`symbolic_check`."""
+
+    theorem: Any
+    part: Any
+    fingerprint: str
+    status: str
+    axioms: tuple[str, ...]
+    rules: tuple[str, ...]
+
+
+_MINTED: "weakref.WeakValueDictionary[int, Certificate]" = weakref.WeakValueDictionary()
+
+
+def _mint(theorem, part, status, axioms, rules) -> Certificate:
+    cert = Certificate(theorem, part, _fingerprint(theorem, part), status, tuple(axioms), tuple(rules))
+    _MINTED[id(cert)] = cert
+    return cert
+
+
+def genuine(cert: object) -> bool:
+    """Was ``cert`` minted by the core, and does its part still say what it said when checked?"""
+    return (isinstance(cert, Certificate) and _MINTED.get(id(cert)) is cert
+            and cert.fingerprint == _fingerprint(cert.theorem, cert.part))
+
+
+def _fingerprint(theorem, part) -> str:
+    def dom(d):
+        return (sp.srepr(d.lo), sp.srepr(d.hi), d.left_open, d.right_open, d.integer)
+
+    def fact(f):
+        return (f.name, sp.srepr(f.relation.lhs), f.relation.op, sp.srepr(f.relation.rhs),
+                tuple((sp.srepr(v), dom(d)) for v, d in f.variables.items()),
+                tuple((sp.srepr(c.lhs), c.op, sp.srepr(c.rhs)) for c in f.conditions))
+
+    return repr((fact(part), tuple(fact(h) for h in theorem.hypotheses),
+                 tuple((sp.srepr(v), dom(d)) for v, d in theorem.variables.items()), id(part.proof)))
+
+
+# -- substitution ------------------------------------------------------------------------------------
+
+_BINDERS = (sp.Integral, sp.Sum, sp.Product)
+_UNSUPPORTED_BINDERS = (sp.Lambda, sp.Subs, sp.Derivative)
+
+
+def subst(expr: sp.Basic, mapping: Mapping[sp.Basic, sp.Basic]) -> sp.Basic:
+    """Capture-avoiding substitution.
+
+    A key is replaced only where none of its free symbols is bound; a binder whose variable occurs free
+    in a replacement is renamed first.  Keys may be symbols or terms (a rewrite ``T -> value``).
+    """
+    mapping = {k: as_expr(v) for k, v in mapping.items() if k != v}
+    if not mapping:
+        return expr
+    values_free: set = set()
+    for v in mapping.values():
+        values_free |= v.free_symbols
+
+    def walk(e: sp.Basic, bound: frozenset) -> sp.Basic:
+        if e in mapping and not (e.free_symbols & bound):
+            return mapping[e]
+        if e.is_Atom:
+            return e
+        if isinstance(e, _UNSUPPORTED_BINDERS):
+            if any(k in e.free_symbols or (not k.is_Symbol and e.has(k)) for k in mapping):
+                raise ProofError(f"substitution under {type(e).__name__} is not supported: {e}")
+            return e
+        if isinstance(e, _BINDERS):
+            out, limits = e.function, []
+            inner = set(bound)
+            for var, *ends in e.limits:
+                ends = [walk(x, frozenset(inner)) for x in ends]
+                if var in values_free:
+                    fresh = sp.Dummy(var.name, **var.assumptions0)
+                    out = out.xreplace({var: fresh})
+                    var = fresh
+                inner.add(var)
+                limits.append((var, *ends))
+            return type(e)(walk(out, frozenset(inner)), *limits)
+        return e.func(*[walk(a, bound) for a in e.args])
+
+    return walk(expr, frozenset())
+
+
+def _subst_rel(rel: Rel, mapping) -> Rel:
+    return Rel(subst(rel.lhs, mapping), rel.op, subst(rel.rhs, mapping))
+
+
+def _subst_dom(dom: Interval, mapping) -> Interval:
+    return Interval(subst(dom.lo, mapping), subst(dom.hi, mapping), dom.left_open, dom.right_open, dom.integer,
+                    dom.sample_lo, dom.sample_hi, dom.log_scale)
+
+
+@dataclass(frozen=True)
+class Quantified:
+    """``for all variables (in their domains) with conditions: relation`` -- a fact's content."""
+
+    variables: Mapping[sp.Symbol, Interval]
+    conditions: tuple[Rel, ...]
+    relation: Rel
+
+
+def instantiate_bound(fact: Fact, mapping: Mapping[sp.Symbol, sp.Basic]) -> Quantified:
+    """Substitute the *outer* variables of ``fact`` (``mapping``), keeping its own bound variables bound:
+    a bound variable is never substituted, and one that a value mentions is renamed first."""
+    mapping = {k: v for k, v in mapping.items() if k not in fact.variables}
+    free_in_values: set = set()
+    for v in mapping.values():
+        free_in_values |= as_expr(v).free_symbols
+    rename = {b: sp.Dummy(b.name, **b.assumptions0) for b in fact.variables if b in free_in_values}
+    full = dict(rename)
+    full.update(mapping)
+    variables = {rename.get(b, b): _subst_dom(d, full) for b, d in fact.variables.items()}
+    return Quantified(variables, tuple(_subst_rel(c, full) for c in fact.conditions), _subst_rel(fact.relation, full))
+
+
+def _fact_free_symbols(fact: Fact) -> set:
+    out = set(fact.relation.lhs.free_symbols | fact.relation.rhs.free_symbols)
+    for c in fact.conditions:
+        out |= c.lhs.free_symbols | c.rhs.free_symbols
+    for d in fact.variables.values():
+        out |= d.lo.free_symbols | d.hi.free_symbols
+    return out - set(fact.variables)
+
+
+# -- well-definedness ----------------------------------------------------------------------------------
+
+_TOTAL = (sp.exp, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.atan, sp.erf, sp.erfc, sp.Abs, sp.Max, sp.Min,
+          sp.sign, sp.floor, sp.ceiling, sp.Heaviside)
+_SMOOTH = (sp.exp, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.atan, sp.erf, sp.erfc)
+
+
+def nonfinite(e: sp.Basic) -> str | None:
+    """A reason ``e`` is refused outright: a non-finite or undefined constant outside integral limits."""
+    for node in _outside_limits(e):
+        if node in (sp.nan, sp.zoo, sp.oo, -sp.oo) or node.is_Number and not node.is_finite:
+            return f"non-finite value {node}"
+        if isinstance(node, sp.Number) is False and node.is_Atom and node.is_finite is False:
+            return f"non-finite value {node}"
+    return None
+
+
+def _outside_limits(e: sp.Basic):
+    """Subterms of ``e``, skipping the limits of integrals (where +-oo is meaningful)."""
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, _BINDERS):
+            stack.append(n.function)
+        else:
+            stack.extend(n.args)
+
+
+def well_defined(e: sp.Expr, ctx: Context) -> Decision:
+    """Is ``e`` a finite real number at every point of the scope?
+
+    Denominators are shown non-zero, logarithms' and non-integer powers' bases positive (non-negative
+    for a positive non-integer exponent); opaque operators and integrals are atoms here (their values
+    are typed by the operators); functions outside a small total whitelist are undecided.
+    """
+    reason = nonfinite(e)
+    if reason:
+        return Decision(False, reason)
+    for node in _walk_defined(e):
+        if isinstance(node, _UNSUPPORTED_BINDERS):
+            return Decision(None, f"{type(node).__name__} is not supported in kernel statements")
+        if node.is_Pow:
+            base, ex = node.args
+            if ex.is_integer and ex.is_nonnegative:
+                continue
+            if ex.is_integer and ex.is_negative:
+                d = _nonzero(base, ctx)
+            elif ex.is_positive:
+                d = prove_sign(base, ctx)
+            else:
+                d = _extended_positive(base, ctx)
+            if d.ok is not True:
+                return Decision(d.ok if d.ok is False and d.point else None,
+                                f"{node} is not shown defined ({base} must be {'non-zero' if ex.is_integer else 'positive'}): {d.detail}",
+                                d.point if d.ok is False else None)
+        elif isinstance(node, sp.log):
+            d = _extended_positive(node.args[0], ctx)
+            if d.ok is not True:
+                return Decision(d.ok if d.ok is False and d.point else None,
+                                f"{node} is not shown defined ({node.args[0]} must be positive): {d.detail}",
+                                d.point if d.ok is False else None)
+        elif isinstance(node, sp.Function) and not isinstance(node, (_TOTAL + OPAQUE)) \
+                and not isinstance(node, AppliedUndef) and type(node) not in _OPAQUE_LIKE:
+            return Decision(None, f"{type(node).__name__} is not a function the kernel knows to be total")
+        elif isinstance(node, sp.Piecewise):
+            return Decision(None, "Piecewise expressions are not supported in kernel statements")
+    return Decision(True, "well defined")
+
+
+_OPAQUE_LIKE: set = set()  # function classes registered as opaque (never evaluated), e.g. CondMGF
+
+
+def _walk_defined(e: sp.Basic):
+    stack = [e]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, OPAQUE) or isinstance(n, AppliedUndef) or type(n) in _OPAQUE_LIKE or isinstance(n, _BINDERS):
+            continue  # an opaque term, an integral: typed by its operator, not looked into
+        if isinstance(n, sp.Basic) and not isinstance(n, sp.core.relational.Relational):
+            stack.extend(n.args)
+
+
+def _extended_positive(a: sp.Expr, ctx: Context) -> Decision:
+    """``a`` lies in (0, +oo]: shown positive, or a product of such factors, or the integral of a
+    positive function over a non-empty interval (possibly divergent: log and powers are then +oo)."""
+    d = prove_sign(a, ctx, strict=True)
+    if d.ok is True or d.ok is False:
+        return d
+    if a.is_Mul:
+        for f in a.args:
+            if _extended_positive(f, ctx).ok is not True:
+                return Decision(None, f"{f} not shown positive")
+        return Decision(True, "a product of positive factors")
+    if isinstance(a, sp.Integral) and len(a.limits) == 1 and len(a.limits[0]) == 3:
+        ca = canon(a)
+        integral = next((t for t in sp.Mul.make_args(ca) if isinstance(t, sp.Integral)), None)
+        if integral is None or _extended_positive(ca / integral, ctx).ok is not True:
+            return Decision(None, f"{a} not shown positive")
+        var, lo, hi = integral.limits[0]
+        if not (lo is sp.S.NegativeInfinity or hi is sp.S.Infinity or prove_sign(hi - lo, ctx, strict=True).ok):
+            return Decision(None, f"the range of {a} is not shown non-empty")
+        inner = ctx.extended({var: Interval(lo, hi)})
+        if prove_sign(integral.function, inner, strict=True).ok is True:
+            return Decision(True, "the integral of a positive function: in (0, +oo]")
+    return d
+
+
+def _nonzero(b: sp.Expr, ctx: Context) -> Decision:
+    pos = prove_sign(b, ctx, strict=True)
+    if pos.ok is True:
+        return pos
+    neg = prove_sign(-b, ctx, strict=True)
+    if neg.ok is True:
+        return neg
+    return Decision(None, f"{b} is not shown non-zero")
+
+
+def smooth(e: sp.Expr, v: sp.Symbol, ctx: Context) -> Decision:
+    """Is ``e`` infinitely differentiable in ``v`` on ``v``'s domain in ``ctx``?  Built from +, *, integer
+    powers, the smooth whitelist, and log/powers of bases shown positive; anything else is undecided."""
+    for node in sp.preorder_traversal(e):
+        if not node.has(v) or node.is_Atom or node.is_Add or node.is_Mul:
+            continue
+        if node.is_Pow:
+            base, ex = node.args
+            if ex.has(v):
+                if prove_sign(base, ctx, strict=True).ok is not True:
+                    return Decision(None, f"{node}: base not shown positive")
+                continue
+            if ex.is_integer and ex.is_nonnegative:
+                continue
+            if prove_sign(base, ctx, strict=True).ok is not True and not (ex.is_integer and _nonzero(base, ctx).ok):
+                return Decision(None, f"{node} is not shown smooth in {v}")
+            continue
+        if isinstance(node, sp.log):
+            if prove_sign(node.args[0], ctx, strict=True).ok is not True:
+                return Decision(None, f"{node}: argument not shown positive")
+            continue
+        if isinstance(node, _SMOOTH):
+            continue
+        return Decision(None, f"{type(node).__name__} is not known smooth in {v} ({node})")
+    return Decision(True, "smooth")
+
+
+# -- defence in depth -----------------------------------------------------------------------------------
+
+CROSS_CHECK_POINTS = 6
+
+
+def cross_check(lhs: sp.Expr, op: str, rhs: sp.Expr, ctx: Context, seed: int = 0) -> Decision:
+    """Evaluate a closed step at points of its whole domain in Arb balls (including near the ends and at
+    large magnitudes).  ``False`` with the point when the relation is definitely violated there."""
+    diff = rhs - lhs
+    syms = diff.free_symbols
+    if opaque_terms(diff) or any(not isinstance(s, sp.Symbol) for s in syms):
+        return Decision(None, "not evaluable")
+    rng = random.Random(hash((sp.srepr(diff), op, seed)) & 0xFFFFFFFF)
+    arb = ArbContext(200)
+    checked = 0
+    with arb:
+        for n in range(CROSS_CHECK_POINTS):
+            point = _sample_point(syms, ctx, rng, n)
+            if point is None:
+                continue
+            if not _facts_hold(ctx, point, arb):
+                continue
+            try:
+                values = {s: _to_arb(arb, v) for s, v in point.items()}
+                d = evaluate(diff, values, arb)
+            except (NotEvaluable, ZeroDivisionError, ValueError, OverflowError, TypeError):
+                continue
+            if not isinstance(d, arb.flint.arb) or not d.is_finite():
+                continue
+            checked += 1
+            bad = (op == "=" and not d.contains(0)) or (op == "<=" and d < 0) or (op == "<" and d <= 0)
+            if bad:
+                shown = {str(s): mpmath.nstr(v, 15) for s, v in point.items()}
+                return Decision(False, f"rhs - lhs = {d.str(10)} at {shown}", shown)
+    return Decision(True, f"holds at {checked} points")
+
+
+def _to_arb(arb: ArbContext, v: mpmath.mpf):
+    sign, man, exp, _ = mpmath.mpf(v)._mpf_
+    if not man:
+        return arb.flint.arb(0)
+    m = -int(man) if sign else int(man)
+    return arb.flint.arb(m) * arb.flint.arb(2) ** int(exp)
+
+
+def _facts_hold(ctx: Context, point, arb) -> bool:
+    """A step may rest on local hypotheses: only points where every evaluable one holds (and no
+    non-evaluable one is in scope) can witness a violation."""
+    for f in ctx.facts:
+        if f.variables or f.conditions:
+            return False
+        rel = f.relation
+        try:
+            d = evaluate(rel.rhs - rel.lhs, {s: _to_arb(arb, v) for s, v in point.items()}, arb)
+        except (NotEvaluable, ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return False
+        if not isinstance(d, arb.flint.arb):
+            return False
+        holds = (rel.op == "=" and d == 0) or (rel.op == "<=" and d >= 0) or (rel.op == "<" and d > 0)
+        if not holds:
+            return False
+    return True
+
+
+def _sample_point(syms, ctx: Context, rng: random.Random, n: int) -> dict | None:
+    """Point number ``n``: 0-1 near the lower end, 2 large magnitude, the rest uniform/log-uniform."""
+    out: dict = {}
+    order = set(syms)
+    for s in list(order):
+        dom = ctx.domains.get(s)
+        if dom is not None:
+            order |= dom.lo.free_symbols | dom.hi.free_symbols
+    with mpmath.workdps(60):
+        for s in sorted(order, key=lambda s: (ctx._depth(s), str(s))):
+            dom = ctx.domains.get(s)
+            if dom is None:
+                dom = _assumption_domain(s)
+            try:
+                lo = None if dom.lo is sp.S.NegativeInfinity else evaluate(dom.lo, out, _MP)
+                hi = None if dom.hi is sp.S.Infinity else evaluate(dom.hi, out, _MP)
+            except (NotEvaluable, ZeroDivisionError, ValueError, OverflowError):
+                return None
+            v = _draw(lo, hi, dom, rng, n)
+            if v is None:
+                return None
+            out[s] = v
+    return out
+
+
+class _MPCtx:
+    name = "mp"
+
+
+def _mp():
+    from cdpsym.expr.evaluate import MPContext
+
+    return MPContext(60)
+
+
+_MP = _mp()
+
+
+def _assumption_domain(s: sp.Symbol) -> Interval:
+    integer = bool(s.is_integer)
+    if s.is_positive:
+        return Interval(sp.S.Zero, sp.S.Infinity, True, True, integer)
+    if s.is_nonnegative:
+        return Interval(sp.S.Zero, sp.S.Infinity, False, True, integer)
+    if s.is_negative:
+        return Interval(sp.S.NegativeInfinity, sp.S.Zero, True, True, integer)
+    return Interval(integer=integer)
+
+
+def _draw(lo, hi, dom: Interval, rng: random.Random, n: int):
+    tiny = mpmath.mpf(10) ** -12
+    if dom.integer:
+        a = int(mpmath.floor(lo)) + 1 if (lo is not None and dom.left_open and lo == mpmath.floor(lo)) else (
+            int(mpmath.ceil(lo)) if lo is not None else -10 ** 6)
+        b = int(mpmath.ceil(hi)) - 1 if (hi is not None and dom.right_open and hi == mpmath.ceil(hi)) else (
+            int(mpmath.floor(hi)) if hi is not None else a + 10 ** 6)
+        if a > b:
+            return None
+        choices = [a, min(a + 1, b), min(a + 10 ** (3 + n), b), b]
+        return mpmath.mpf(choices[n] if n < len(choices) else rng.randint(a, min(b, a + 50)))
+    if lo is not None and hi is not None:
+        if hi < lo or (hi == lo and (dom.left_open or dom.right_open)):
+            return None
+        width = hi - lo
+        picks = [lo + (tiny * width if dom.left_open else 0), hi - (tiny * width if dom.right_open else 0)]
+        return picks[n] if n < 2 else lo + width * mpmath.mpf(rng.uniform(0.01, 0.99))
+    if lo is not None:
+        picks = [lo + (tiny if dom.left_open else 0), lo + 1, lo + mpmath.mpf(10) ** 8]
+        return picks[n] if n < 3 else lo + mpmath.mpf(10) ** rng.uniform(-3, 3)
+    if hi is not None:
+        picks = [hi - (tiny if dom.right_open else 0), hi - 1, hi - mpmath.mpf(10) ** 8]
+        return picks[n] if n < 3 else hi - mpmath.mpf(10) ** rng.uniform(-3, 3)
+    picks = [mpmath.mpf(0), mpmath.mpf(-1), mpmath.mpf(10) ** 8, -mpmath.mpf(10) ** 8]
+    return picks[n] if n < 4 else mpmath.mpf(rng.uniform(-20, 20))
+
+
+# -- steps ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Closed:
+    """What a rule found: its status, the relation it establishes, and what it rests on."""
+
+    status: str
+    establishes: str | None = None
+    detail: str = ""
+    axioms: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    point: Mapping[str, str] | None = None
+    #: the relation the rule actually shows, when it is not ``lhs R rhs`` (specialize: ``lhs[v:=value] = rhs``)
+    shown: tuple | None = None
+
+
+def _fail(detail: str, point=None) -> _Closed:
+    return _Closed("failed", None, detail, point=point)
+
+
+def _status(d: Decision) -> str:
+    return {True: "proved", None: "supported", False: "failed"}[d.ok]
+
+
+def check_step(why: object, lhs: sp.Expr, op: str, rhs: sp.Expr, ctx: Context, chain: Chain,
+               stack: tuple[str, ...] = ()) -> StepResult:
+    """The core's verdict on one step ``lhs op rhs`` in scope ``ctx``."""
+    rule = _RULES.get(type(why))
+    method = getattr(type(why), "method", type(why).__name__)
+    if rule is None:
+        return StepResult("failed", str(method), f"{type(why).__name__} is not a kernel justification")
+    if op not in OPS:
+        return StepResult("failed", method, f"unknown relation {op!r}")
+    for side in (lhs, rhs):
+        reason = nonfinite(side)
+        if reason:
+            return StepResult("failed", method, f"refused: {reason}")
+    try:
+        c = rule(why, lhs, op, rhs, ctx, chain, stack)
+    except ProofError as exc:
+        return StepResult("failed", method, str(exc))
+    method = c.rules[0] if (c.rules and method == "by") else method
+    method = f"by:{why.fact.name}" if isinstance(why, By) else method
+    if c.status in ("proved", "certified"):
+        if c.establishes is None or not implies_op(c.establishes, op):
+            return StepResult("failed", method, f"the rule establishes '{c.establishes}', the step claims '{op}'",
+                              c.axioms, c.point, c.rules)
+        for side in (lhs, rhs):
+            d = well_defined(side, ctx)
+            if d.ok is not True:
+                return StepResult("failed" if d.ok is False else "supported", method,
+                                  f"well-definedness: {d.detail}", c.axioms, d.point, c.rules)
+        a, b = c.shown if c.shown is not None else (lhs, rhs)
+        x = cross_check(a, op, b, ctx)
+        if x.ok is False:
+            return StepResult("failed", method, f"kernel inconsistency: the step was closed by {method} but is "
+                              f"false at a point of its domain ({x.detail})", c.axioms, x.point, c.rules)
+    return StepResult(c.status, method, c.detail, c.axioms, c.point, c.rules)
+
+
+def check_chain(chain: Chain, ctx: Context, stack: tuple[str, ...] = ()) -> list[StepResult]:
+    """Check every step of ``chain`` in ``ctx`` extended by the chain's own variables."""
+    if not isinstance(chain, Chain):
+        raise ProofError(f"expected a Chain, got {chain!r}")
+    try:
+        inner = ctx.extended(chain.variables)
+    except ProofError as exc:
+        return [StepResult("failed", "scope", str(exc))] * max(1, len(chain.steps))
+    results: list[StepResult] = []
+    lhs = as_expr(chain.start)
+    for step in chain.steps:
+        if type(step) is not Step or step.op not in OPS:
+            results.append(StepResult("failed", "chain", f"not a valid step: {step!r}"))
+            lhs = getattr(step, "expr", lhs)
+            continue
+        results.append(check_step(step.why, lhs, step.op, step.expr, inner, chain, stack))
+        lhs = step.expr
+    return results
+
+
+def _chain_proves(chain: Chain, lhs: sp.Expr, op: str, rhs: sp.Expr, ctx: Context, stack) -> list[StepResult]:
+    """Check a sub-proof chain and that it proves ``lhs op rhs`` (its ends, its composed relation)."""
+    results = check_chain(chain, ctx, stack)
+    if any(type(s) is not Step or s.op not in OPS for s in chain.steps):
+        return results + [StepResult("failed", "chain", "invalid step")]
+    inner = ctx.extended(chain.variables) if not any(r.method == "scope" for r in results) else ctx
+    for label, a, b in (("start", chain.start, lhs), ("end", chain.end, rhs)):
+        d = equivalent(a, b, inner)
+        if d.ok is not True:
+            results.append(StepResult(_status(d), "chain", f"sub-proof {label} does not match: {d.detail}"))
+    leaks = [v for v in chain.variables if v not in ctx.domains and (chain.start.has(v) or chain.end.has(v))]
+    if leaks:
+        results.append(StepResult("failed", "chain", f"chain variable(s) {leaks} left free at an end"))
+    if not implies_op(compose_ops([s.op for s in chain.steps]), op):
+        results.append(StepResult("failed", "chain", f"sub-proof proves '{chain.op}', needed '{op}'"))
+    return results
+
+
+# -- the rules ----------------------------------------------------------------------------------------------
+
+def _rule_identity(why: Algebra, lhs, op, rhs, ctx, chain, stack) -> _Closed:
+    """algebra: lhs == rhs is an identity on the scope.  Establishes '='."""
+    d = equivalent(lhs, rhs, ctx)
+    return _Closed(_status(d), "=", d.detail, point=d.point)
+
+
+def _rule_sign(why: Sign, lhs, op, rhs, ctx, chain, stack) -> _Closed:
+    """sign: rhs - lhs >= 0 (> 0 for a strict step) by sympy's assumptions.  Establishes '<=' or '<'."""
+    if op == "=":
+        return _fail("a sign argument justifies <= or <, not =")
+    strict = op == "<"
+    d = prove_sign(rhs - lhs, ctx, strict=strict)
+    return _Closed(_status(d), "<" if strict else "<=", d.detail, point=d.point)
+
+
+def _rule_interval(why: IntervalBound, lhs, op, rhs, ctx, chain, stack) -> _Closed:
+    """interval: rhs - lhs >= 0 (> 0) on a box that covers the whole domain, by Arb branch-and-bound."""
+    from cdpsym.proof.branch_and_bound import certify_nonnegative
+
+    if op == "=":
+        return _fail("interval arithmetic justifies <= or <, not =")
+    f = rhs - lhs
+    if opaque_terms(f):
+        return _Closed("supported", None, "interval arithmetic cannot evaluate opaque terms or integrals")
+    box = {as_expr(s) if not isinstance(s, sp.Symbol) else s: (as_expr(lo), as_expr(hi))
+           for s, (lo, hi) in dict(why.box).items()}
+    for s, (lo, hi) in box.items():
+        for e in (lo, hi):
+            if not (e.is_number and e.is_finite and e.is_real):
+                return _fail(f"box end {e} for {s} is not a finite real number")
+    cover = _box_covers(f.free_symbols, box, ctx)
+    if cover.ok is not True:
+        return _Closed("supported" if cover.ok is None else "failed", None, cover.detail)
+    res = certify_nonnegative(f, box, strict=(op == "<"), max_boxes=why.max_boxes)
+    status = {True: "certified", False: "failed", None: "supported"}[res.ok]
+    return _Closed(status, "<" if op == "<" else "<=", res.detail, rules=("interval",), point=res.point)
+
+
+def _box_covers(syms, box, ctx: Context) -> Decision:
+    """Every free symbol has a box that contains its whole declared domain (endpoints enclosed in Arb
+    over the boxes of the symbols they name)."""
+    arb = ArbContext(128)
+    with arb:
+        balls = {s: arb.ball(lo, hi) for s, (lo, hi) in box.items()}
+        for s in sorted(syms, key=str):
+            dom = ctx.domains.get(s)
+            if dom is None:
+                return Decision(None, f"{s} has no declared domain: an interval proof needs one")
+            if s not in box:
+                return Decision(None, f"no box given for {s}")
+            if dom.lo is sp.S.NegativeInfinity or dom.hi is sp.S.Infinity:
+                return Decision(None, f"the domain of {s}, {dom.describe()}, is unbounded: a box cannot cover it "
+                                      f"(reparametrize it onto a bounded one in the chain, or restrict the statement)")
+            lo, hi = box[s]
+            try:
+                dlo = evaluate(dom.lo, balls, arb)
+                dhi = evaluate(dom.hi, balls, arb)
+            except (NotEvaluable, ZeroDivisionError, ValueError) as exc:
+                return Decision(None, f"cannot enclose the domain of {s}: {exc}")
+            if not (dlo >= arb.number(lo) and dhi <= arb.number(hi)):
+                return Decision(None, f"the box [{lo}, {hi}] for {s} does not cover its domain {dom.describe()}")
+    return Decision(True, "the box covers the domain")
+
+
+def _rule_numeric(why: Numeric, lhs, op, rhs, ctx, chain, stack) -> _Closed:
+    """numeric: evidence only, never a proof."""
+    if op == "=":
+        d = equivalent(lhs, rhs, ctx, samples=why.samples)
+    else:
+        d = prove_sign(rhs - lhs, ctx, strict=(op == "<"), samples=why.samples)
+    if d.ok is False:
+        return _fail(d.detail, d.point)
+    return _Closed("supported", None, f"holds at {why.samples} sample points (evidence, not proof)")
+
+
+def _rule_specialize(why: Specialize, lhs, op, rhs, ctx, chain, stack) -> _Closed:
+    """specialize: the chain so far holds for every value of a chain variable; take one value in its
+    domain.  The step is ``lhs[var := value] = rhs``.  Establishes '='."""
+    var = why.var
+    if var not in chain.variables:
+        return _fail(f"{var} is not a variable of this chain")
+    if chain.start.has(var):
+        return _fail(f"the chain starts with {var}: it cannot be fixed")
+    value = as_expr(why.value)
+    if value.has(var):
+        return _fail(f"the value {value} mentions {var}")
+    outer = Context({s: d for s, d in ctx.domains.items() if s != var},
+                    tuple(f for f in ctx.facts if var not in _fact_free_symbols(f)))
+    if any(var in (d.lo.free_symbols | d.hi.free_symbols) for d in outer.domains.values()):
+        return _fail(f"another domain depends on {var}: it cannot be fixed")
+    dom = chain.variables[var]
+    dis = _in_domain(value, dom, outer)
+    if dis.ok is False:
+        return _fail(f"{var}={value} outside {dom.describe()}: {dis.detail}", dis.point)
+    eqd = equivalent(subst(lhs, {var: value}), rhs, outer)
+    statuses = [_status(dis), _status(eqd)]
+    notes = [d.detail for d in (dis, eqd) if d.ok is not True]
+    if why.minimizes is not None:
+        g = as_expr(why.minimizes)
+        d1 = equivalent(subst(sp.diff(g, var), {var: value}), sp.S.Zero, outer)
+        d2 = prove_sign(sp.diff(g, var, 2), ctx, strict=True)
+        sm = smooth(g, var, ctx)
+        statuses += [_status(d1), _status(d2), _status(sm)]
+        notes += [f"optimality: {d.detail}" for d in (d1, d2, sm) if d.ok is not True]
+    if eqd.ok is False:
+        return _fail(f"substitution does not give the next line: {eqd.detail}", eqd.point)
+    return _Closed(weakest(statuses), "=", "; ".join(notes) or "value in domain; substitution checked",
+                   shown=(subst(lhs, {var: value}), rhs))
+
+
+def _rule_taylor(why: Taylor, lhs, op, rhs, ctx, chain, stack) -> _Closed:
+    """taylor: g(h) <= g(0) + g'(0) h + M h^2/2 when g is smooth on the reals and g'' <= M there.
+    Establishes '<='."""
+    if op != "<=":
+        return _fail(f"Taylor's bound justifies <=, not {op}")
+    v = sp.Dummy("v", real=True)
+    gv = as_expr(why.g(v))
+    h, bound = as_expr(why.h), as_expr(why.bound)
+    if bound.has(v) or h.has(v):
+        return _fail("the bound and the point may not depend on the function's variable")
+    vctx = ctx.extended({v: Interval()})
+    sm = smooth(gv, v, vctx)
+    if sm.ok is not True:
+        return _Closed("supported", None, f"g not shown smooth on the reals: {sm.detail}")
+    g0 = subst(gv, {v: sp.S.Zero})
+    d1 = subst(sp.diff(gv, v), {v: sp.S.Zero})
+    d2 = sp.diff(gv, v, 2)
+    dl = equivalent(lhs, subst(gv, {v: h}), ctx)
+    dr = equivalent(rhs, g0 + d1 * h + bound * h ** 2 / 2, ctx)
+    dm = prove_sign(bound - d2, vctx)
+    for label, d in (("left side", dl), ("right side", dr), ("second-derivative bound", dm)):
+        if d.ok is False:
+            return _fail(f"{label}: {d.detail}", d.point)
+    notes = [f"{lbl}: {d.detail}" for lbl, d in (("left", dl), ("right", dr), ("g''", dm)) if d.ok is None]
+    return _Closed(weakest(_status(d) for d in (dl, dr, dm)), "<=",
+                   "; ".join(notes) or f"g(0)={g0}, g'(0)={d1}, g'' <= {bound} proved", rules=("taylor",))
+
+
+def _rule_induction(why: Induction, lhs, op, rhs, ctx, chain, stack) -> _Closed:
+    """induction on an integer variable ranging over {1, 2, ...}: base case at 1 and the step from k to
+    k+1 with the statement at k in scope as ``ih``.  Establishes the claimed relation."""
+    var = why.var
+    dom = ctx.domains.get(var)
+    if dom is None or domain_key(dom) != (sp.S.One, sp.S.Infinity, False, True, True):
+        return _fail(f"{var} must be declared as the integers >= 1 (naturals())")
+    dependent = [str(s) for s, d in ctx.domains.items() if var in (d.lo.free_symbols | d.hi.free_symbols)]
+    if dependent:
+        return _fail(f"the domain(s) of {dependent} depend on {var}: induction on {var} would keep them fixed")
+    # hypotheses that say something about `var` hold for *the* var of the statement, not for every smaller
+    # index: out of scope in both cases
+    base_ctx = ctx.with_facts(tuple(f for f in ctx.facts if var not in _fact_free_symbols(f)))
+    results = []
+    one, nxt = {var: sp.S.One}, {var: var + 1}
+    if isinstance(why.base, Chain):
+        results += _chain_proves(why.base, subst(lhs, one), op, subst(rhs, one), base_ctx, stack)
+    else:
+        results.append(check_step(why.base, subst(lhs, one), op, subst(rhs, one), base_ctx, Chain(subst(lhs, one)),
+                                  stack))
+    if not isinstance(why.step, Chain):
+        return _fail("the inductive step must be a Chain")
+    ih = Hypothesis(name="ih", title="induction hypothesis", relation=Rel(lhs, op, rhs))
+    step_ctx = base_ctx.with_facts(base_ctx.facts + (ih,))
+    results += _chain_proves(why.step, subst(lhs, nxt), op, subst(rhs, nxt), step_ctx, stack)
+    bad = [r for r in results if r.status == "failed"]
+    if bad:
+        return _fail("; ".join(r.detail for r in bad), bad[0].point)
+    axioms = tuple(sorted({a for r in results for a in r.axioms}))
+    rules = tuple(sorted({"induction"} | {x for r in results for x in r.rules}))
+    notes = [r.detail for r in results if r.status != "proved"]
+    return _Closed(weakest(r.status for r in results), op,
+                   "; ".join(notes) or f"base case and inductive step checked ({len(results)} sub-steps)",
+                   axioms, rules)
+
+
+# -- citing facts -------------------------------------------------------------------------------------------
+
+def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
+    """by: an instance of a trusted axiom, a hypothesis in scope, or a checked theorem part -- every
+    variable's value in its domain, every condition and every hypothesis of a cited theorem discharged;
+    the step is the instance (establishes the fact's relation), an equation rewritten inside ``lhs``
+    (establishes '='), or the instance inside a context F (``F(A) op F(B)``: '=' for any F, '<=' for F
+    non-decreasing, '<' for F strictly increasing and a strict fact)."""
+    fact = why.fact
+    statuses: list[str] = []
+    notes: list[str] = []
+    axioms: set[str] = set()
+    rules: set[str] = set()
+    standing = _standing(fact, ctx, stack)
+    if standing.status == "failed":
+        return standing
+    statuses.append(standing.status)
+    axioms.update(standing.axioms)
+    rules.update(standing.rules)
+    if standing.detail:
+        notes.append(standing.detail)
+    by_name = {str(v): v for v in fact.variables}
+    unknown = set(why.inst) - set(by_name)
+    if unknown:
+        return _fail(f"{fact.name} has no variable(s) {sorted(unknown)}; it has {sorted(by_name)}")
+    mapping = {by_name[n]: as_expr(v) for n, v in why.inst.items()}
+    full = {v: mapping.get(v, v) for v in fact.variables}
+    for name, forbidden in dict(getattr(fact, "free_of", {}) or {}).items():
+        value = full.get(by_name.get(name), sp.S.Zero)
+        bad = [str(s) for s in forbidden if value.has(s)]
+        if bad or opaque_terms(value):
+            return _fail(f"{fact.name}: {name} = {value} must be free of {sorted(map(str, forbidden))} and of "
+                         f"opaque operators")
+    rel = _subst_rel(fact.relation, full)
+    # the fact's variables lie in their domains, its conditions hold
+    for v, dom in fact.variables.items():
+        d, st, axs, rl = _discharge_value(full[v], _subst_dom(dom, full), why.given.get(str(v)), ctx, stack)
+        axioms.update(axs); rules.update(rl); statuses.append(st)
+        if d.ok is False:
+            return _Closed("failed", None, f"hypothesis not met — {v}: {d.detail}", tuple(sorted(axioms)),
+                           point=d.point)
+        if st != "proved":
+            notes.append(f"{v}: {d.detail} ({st})")
+    for cond in fact.conditions:
+        need = Quantified({}, (), _subst_rel(cond, full))
+        label = f"condition {cond.plain()}"
+        d, st, axs, rl = _discharge(need, why.given.get(label), ctx, stack)
+        axioms.update(axs); rules.update(rl); statuses.append(st)
+        if d.ok is False:
+            return _Closed("failed", None, f"{label} not met: {d.detail}", tuple(sorted(axioms)), point=d.point)
+        if st != "proved":
+            notes.append(f"{label}: {d.detail} ({st})")
+    theorem = getattr(fact, "theorem", None) if type(fact).__name__ == "Part" else None
+    if theorem is not None:
+        for hyp in theorem.hypotheses:
+            need = instantiate_bound(hyp, full)
+            d, st, axs, rl = _discharge(need, why.given.get(hyp.name), ctx, stack, opaque_strict=True)
+            axioms.update(axs); rules.update(rl); statuses.append(st)
+            if d.ok is False:
+                return _Closed("failed", None, f"hypothesis '{hyp.name}' of {theorem.name} not met: {d.detail}",
+                               tuple(sorted(axioms)), point=d.point)
+            if st != "proved":
+                notes.append(f"hypothesis '{hyp.name}': {d.detail} ({st})")
+    match, establishes = _match(why, lhs, rhs, rel, ctx)
+    statuses.append(_status(match))
+    if match.ok is False:
+        return _Closed("failed", None, f"the step is not an instance of {fact.name}: {match.detail}",
+                       tuple(sorted(axioms)), point=match.point)
+    if match.ok is None:
+        notes.append(match.detail)
+    return _Closed(weakest(statuses), establishes, "; ".join(notes) or "instance checked, hypotheses discharged",
+                   tuple(sorted(axioms)), tuple(sorted(rules)))
+
+
+def _standing(fact: object, ctx: Context, stack) -> _Closed:
+    """May ``fact`` be cited here, and with what status?"""
+    from cdpsym.proof.theorem import Part
+
+    if type(fact) is Axiom:
+        if not is_trusted(fact):
+            return _Closed("supported", None, f"axiom {fact.name!r} is not in the registered trusted base "
+                                              f"(cdpsym.proof.register_axioms)", (fact.name,))
+        return _Closed("proved", None, "", (fact.name,))
+    if type(fact) is Hypothesis:
+        if not _in_scope(fact, ctx):
+            return _fail(f"'{fact.name}' is not a hypothesis in scope here")
+        return _Closed("proved")
+    if type(fact) is Part:
+        theorem = fact.theorem
+        if theorem is None or not any(p is fact for p in theorem.parts):
+            return _fail(f"{fact.name} is not a part of a theorem (a copy of a part cannot be cited)")
+        partial = _IN_PROGRESS.get(id(theorem))
+        if partial is not None:  # a part citing an earlier part of its own theorem
+            done = partial.get(fact.name)
+            if done is None:
+                return _fail(f"{fact.name} is not proved before this point (circular)")
+            return _Closed(done.status, None, "", done.axioms, done.rules)
+        res = symbolic_check(theorem, stack)
+        cert = next((c for c in res.certificates if c.part is fact), None)
+        if cert is None or not genuine(cert):
+            return _fail(f"{fact.name} has no valid certificate (was the theorem changed after it was checked?)")
+        if cert.status == "failed":
+            return _fail(f"{theorem.name} failed its check")
+        note = "" if cert.status == "proved" else f"{theorem.name} is only {cert.status}"
+        return _Closed(cert.status, None, note, cert.axioms, cert.rules)
+    return _fail(f"{type(fact).__name__} objects cannot be cited (axioms, hypotheses and theorem parts can)")
+
+
+def _in_scope(fact: Fact, ctx: Context) -> bool:
+    """A hypothesis is in scope when it is, or says exactly what, a local hypothesis says (same name,
+    relation, quantified variables with the same domains, the same conditions)."""
+    for local in ctx.facts:
+        if local is fact:
+            return True
+        if local.name != fact.name or local.relation.op != fact.relation.op:
+            continue
+        if _same_quantifier(local, fact) and _same_conditions(local.conditions, fact.conditions):
+            inner = _bind(ctx, local.variables)
+            if inner is not None and equivalent(local.relation.lhs, fact.relation.lhs, inner).ok is True \
+                    and equivalent(local.relation.rhs, fact.relation.rhs, inner).ok is True:
+                return True
+    return False
+
+
+def _same_quantifier(a, b) -> bool:
+    va, vb = dict(a.variables), dict(b.variables)
+    return set(va) == set(vb) and all(domain_key(va[v]) == domain_key(vb[v]) for v in va)
+
+
+def _same_conditions(have: tuple, want: tuple) -> bool:
+    """Every condition of ``have`` is among ``want`` (a fact with fewer conditions is stronger)."""
+    key = lambda c: (canon(c.lhs), c.op, canon(c.rhs))  # noqa: E731
+    wanted = {key(c) for c in want}
+    return all(key(c) in wanted for c in have)
+
+
+def _bind(ctx: Context, variables: Mapping) -> Context | None:
+    """``ctx`` with a fact's bound variables in scope, or None when one of them is already in scope
+    (the bound variable is another variable than the outer one of the same name)."""
+    if any(v in ctx.domains for v in variables):
+        return None
+    try:
+        return Context(dict(ctx.domains), ()).extended(variables)
+    except ProofError:
+        return None
+
+
+def _in_domain(value: sp.Expr, dom: Interval, ctx: Context) -> Decision:
+    needs, integral = _domain_relations(value, dom)
+    if integral is not None and integral.ok is not True:
+        return integral
+    worst = Decision(True, "in domain")
+    for need in needs:
+        d = _sign_or_identity(need, ctx)
+        if d.ok is False:
+            return d
+        if d.ok is None:
+            worst = d
+    return worst
+
+
+def _domain_relations(value: sp.Expr, dom: Interval) -> tuple[list[Rel], Decision | None]:
+    needs: list[Rel] = []
+    if dom.lo is not sp.S.NegativeInfinity:
+        needs.append(Rel(dom.lo, "<" if dom.left_open else "<=", value))
+    if dom.hi is not sp.S.Infinity:
+        needs.append(Rel(value, "<" if dom.right_open else "<=", dom.hi))
+    integral = None
+    if dom.integer:
+        integral = Decision(True if value.is_integer else (False if value.is_integer is False else None),
+                            "integrality" + ("" if value.is_integer else " not shown"))
+    return needs, integral
+
+
+def _sign_or_identity(need: Rel, ctx: Context) -> Decision:
+    if need.op == "=":
+        return equivalent(need.lhs, need.rhs, ctx)
+    return prove_sign(need.rhs - need.lhs, ctx, strict=(need.op == "<"))
+
+
+def _discharge_value(value, dom, proof, ctx, stack):
+    """``value`` lies in ``dom``: by a given proof of each end, a local hypothesis, or a sign argument."""
+    needs, integral = _domain_relations(value, dom)
+    if integral is not None and integral.ok is not True:
+        return integral, _status(integral), (), ()
+    worst = (Decision(True, "in domain"), "proved", (), ())
+    axs_all: set = set()
+    rules_all: set = set()
+    for need in needs:
+        d, st, axs, rl = _discharge(Quantified({}, (), need), proof, ctx, stack)
+        axs_all.update(axs); rules_all.update(rl)
+        if d.ok is False:
+            return d, "failed", tuple(axs_all), tuple(rules_all)
+        if weakest([st, worst[1]]) != worst[1] or d.ok is None:
+            worst = (d, st, (), ())
+    return worst[0], worst[1], tuple(sorted(axs_all)), tuple(sorted(rules_all))
+
+
+def _discharge(need: Quantified, proof: object, ctx: Context, stack, opaque_strict: bool = False):
+    """Prove ``need`` with a given proof (chain, justification, or a list), a local hypothesis, or --
+    for a statement without bound variables or random quantities -- a sign/identity argument.
+    Returns (decision, status, axioms, rules)."""
+    proofs = proof if isinstance(proof, (list, tuple)) else ([proof] if proof is not None else [])
+    rel = need.relation
+    first_failure: Decision | None = None
+    if proofs:
+        inner = _bind(ctx.with_facts(tuple(f for f in ctx.facts if not (_fact_free_symbols(f) & set(need.variables)))),
+                      need.variables) if need.variables else ctx
+        if inner is None:
+            first_failure = Decision(None, "the quantified variable(s) "
+                                           f"{sorted(map(str, need.variables))} are already in scope")
+            proofs = []
+        else:
+            conds = tuple(Hypothesis(name=f"condition {i + 1}", relation=c) for i, c in enumerate(need.conditions))
+            inner = inner.with_facts(tuple(f for f in ctx.facts if not (_fact_free_symbols(f) & set(need.variables)))
+                                     + conds)
+    for pr in proofs:
+        if isinstance(pr, Chain):
+            results = _chain_proves(pr, rel.lhs, rel.op, rel.rhs, inner, stack)
+        elif type(pr) in _RULES:
+            results = [check_step(pr, rel.lhs, rel.op, rel.rhs, inner, Chain(rel.lhs), stack)]
+        else:
+            raise ProofError(f"given proofs are chains or justifications, got {pr!r}")
+        status = weakest(r.status for r in results)
+        axs = tuple(sorted({a for r in results for a in r.axioms}))
+        rl = tuple(sorted({x for r in results for x in r.rules}))
+        if status != "failed":
+            return Decision(True, "proved by the given proof"), status, axs, rl
+        bad = [r.detail for r in results if r.status == "failed"]
+        kind = "chain" if isinstance(pr, Chain) else "justification"
+        first_failure = first_failure or Decision(False, f"the given {kind} fails: " + "; ".join(bad),
+                                                  next((r.point for r in results if r.point), None))
+    local = _local_fact(need, ctx)
+    if local is not None:
+        return Decision(True, f"is the local hypothesis '{local}'"), "proved", (), ()
+    random_quantity = bool(opaque_terms(rel.lhs) or opaque_terms(rel.rhs))
+    if need.variables or need.conditions or (opaque_strict and random_quantity):
+        d = first_failure or Decision(None, "no proof given and no local hypothesis matches")
+        return d, _status(d), (), ()
+    d = _sign_or_identity(rel, ctx)
+    if d.ok is not True and first_failure is not None:
+        d = first_failure  # the proof the author gave is wrong: say so
+    return d, _status(d), (), ()
+
+
+def _local_fact(need: Quantified, ctx: Context) -> str | None:
+    """The name of a local hypothesis that states ``need``: the same quantified variables with the same
+    domains, no condition ``need`` lacks, a relation at least as strong with identical sides."""
+    for fact in ctx.facts:
+        if not _same_quantifier(fact, need) or not implies_op(fact.relation.op, need.relation.op):
+            continue
+        if not _same_conditions(fact.conditions, need.conditions):
+            continue
+        inner = _bind(ctx, fact.variables) if fact.variables else ctx
+        if inner is None:
+            continue
+        if equivalent(fact.relation.lhs, need.relation.lhs, inner).ok is True and \
+                equivalent(fact.relation.rhs, need.relation.rhs, inner).ok is True:
+            return fact.name
+    return None
+
+
+def _match(why: By, lhs, rhs, rel: Rel, ctx: Context) -> tuple[Decision, str | None]:
+    """Is the step the instance ``A R B`` (or a rewrite, or ``F(A) op F(B)``)?  With the relation it gives."""
+    a, b, fop = rel.lhs, rel.rhs, rel.op
+    if why.inside is not None:
+        return _congruence(why.inside, lhs, rhs, a, b, fop, ctx)
+    d = _both(equivalent(lhs, a, ctx), equivalent(rhs, b, ctx))
+    if d.ok is True or fop != "=":
+        return d, fop
+    # an equation may also be used to rewrite a subterm, in either direction (never under a binder that
+    # binds one of its symbols: canonical forms rename bound variables, and subst skips bound keys)
+    cl = canon(lhs)
+    for src, dst in ((a, b), (b, a)):
+        for core, value in _rewrites(canon(src), canon(dst)):
+            rewritten = subst(cl, {core: value})
+            if rewritten != cl:
+                d2 = equivalent(rewritten, rhs, ctx)
+                if d2.ok is True:
+                    return d2, "="
+                if d2.ok is None and d.ok is False:
+                    d = d2
+    return d, "="
+
+
+def _congruence(inside, lhs, rhs, a, b, fop, ctx) -> tuple[Decision, str | None]:
+    nonneg = prove_sign(a, ctx).ok is True and prove_sign(b, ctx).ok is True
+    w = sp.Dummy("w", nonnegative=True) if nonneg else sp.Dummy("w", real=True)
+    fw = as_expr(inside(w))  # called once, on a fresh symbol: its value is used only by substitution
+    if not fw.has(w):
+        return Decision(None, "the context does not use its argument"), None
+    d = _both(equivalent(lhs, subst(fw, {w: a}), ctx), equivalent(rhs, subst(fw, {w: b}), ctx))
+    if d.ok is not True or fop == "=":
+        return d, "="
+    wctx = ctx.extended({w: Interval(sp.S.Zero, sp.S.Infinity, False, True) if nonneg else Interval()})
+    sm = smooth(fw, w, wctx)
+    if sm.ok is not True:
+        return Decision(None, f"context not shown differentiable: {sm.detail}"), None
+    dfw = sp.diff(fw, w)
+    if fop == "<":
+        strict = prove_sign(dfw, wctx, strict=True)
+        if strict.ok is True:
+            return d, "<"
+    mono = prove_sign(dfw, wctx)
+    if mono.ok is not True:
+        return Decision(False if mono.ok is False else None,
+                        f"context not shown non-decreasing: {mono.detail}"), None
+    return d, "<="
+
+
+def _rewrites(src: sp.Expr, dst: sp.Expr) -> list[tuple[sp.Expr, sp.Expr]]:
+    """``src -> dst`` itself and, when ``src = k*T`` with ``T`` its only opaque factor and ``k`` provably
+    non-zero, ``T -> dst/k``."""
+    out = [(src, dst)]
+    if src.is_Mul:
+        opaque = [f for f in src.args if opaque_terms(f) == {f}]
+        if len(opaque) == 1:
+            k = src / opaque[0]
+            if k.is_nonzero and not opaque_terms(k):
+                out.append((opaque[0], dst / k))
+    return out
+
+
+def _both(d1: Decision, d2: Decision) -> Decision:
+    if d1.ok is False:
+        return Decision(False, f"left side: {d1.detail}", d1.point)
+    if d2.ok is False:
+        return Decision(False, f"right side: {d2.detail}", d2.point)
+    if d1.ok is None or d2.ok is None:
+        return Decision(None, "; ".join(x.detail for x in (d1, d2) if x.ok is None))
+    return Decision(True, "matched")
+
+
+_RULES = {Algebra: _rule_identity, Sign: _rule_sign, By: _rule_instance, Specialize: _rule_specialize,
+          Taylor: _rule_taylor, Induction: _rule_induction, IntervalBound: _rule_interval, Numeric: _rule_numeric}
+
+
+# -- parts and theorems --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PartResult:
+    name: str
+    status: str
+    steps: tuple[StepResult, ...]
+    detail: str = ""
+    axioms: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SymbolicResult:
+    status: str
+    parts: tuple[PartResult, ...]
+    axioms: tuple[str, ...]  # the trusted base this proof rests on (transitively)
+    cited: tuple[str, ...]  # theorems cited (transitively)
+    rules: tuple[str, ...] = ()  # kernel rules taken as given (transitively)
+    certificates: tuple[Certificate, ...] = ()
+
+    @property
+    def steps_checked(self) -> int:
+        return sum(len(p.steps) for p in self.parts)
+
+
+_CACHE: dict = {}  # theorem -> (fingerprints, SymbolicResult)
+_IN_PROGRESS: dict[int, dict[str, PartResult]] = {}
+
+
+def symbolic_check(theorem, stack: tuple[str, ...] = ()) -> SymbolicResult:
+    """Check every part's chain; mint a certificate per part.  Cached per theorem object and content."""
+    prints = tuple(_fingerprint(theorem, p) for p in theorem.parts)
+    cached = _CACHE.get(theorem)
+    if cached is not None and cached[0] == prints:
+        return cached[1]
+    if theorem.name in stack:
+        return SymbolicResult("failed", (), (), ())  # circular citation: never a proof
+    stack = stack + (theorem.name,)
+    key = id(theorem)
+    part_results: list[PartResult] = []
+    axioms: set[str] = set()
+    rules: set[str] = set()
+    cited: set[str] = set()
+    _IN_PROGRESS[key] = {}
+    try:
+        try:
+            ctx = Context({}, tuple(theorem.hypotheses)).extended(theorem.variables)
+        except ProofError as exc:
+            ctx = None
+            part_results = [PartResult(p.name, "failed", (), str(exc)) for p in theorem.parts]
+        for part in theorem.parts if ctx is not None else ():
+            pres = _check_part(part, ctx, stack, cited)
+            part_results.append(pres)
+            axioms.update(pres.axioms)
+            rules.update(pres.rules)
+            _IN_PROGRESS[key][part.name] = pres
+    finally:
+        del _IN_PROGRESS[key]
+    status = weakest(p.status for p in part_results)
+    certs = tuple(_mint(theorem, part, pr.status, pr.axioms, pr.rules)
+                  for part, pr in zip(theorem.parts, part_results))
+    result = SymbolicResult(status, tuple(part_results), tuple(sorted(axioms)), tuple(sorted(cited)),
+                            tuple(sorted(rules)), certs)
+    _CACHE[theorem] = (prints, result)
+    return result
+
+
+def _check_part(part, ctx: Context, stack, cited: set) -> PartResult:
+    chain = part.proof
+    if not isinstance(chain, Chain):
+        return PartResult(part.name, "failed", (), "no proof")
+    try:
+        pctx = ctx.extended(part.variables)
+        inner = pctx.extended(chain.variables)
+    except ProofError as exc:
+        return PartResult(part.name, "failed", (), str(exc))
+    rel = part.relation
+    notes = []
+    start = equivalent(chain.start, rel.lhs, pctx)
+    end = equivalent(chain.end, rel.rhs, inner)
+    statuses = [_status(start), _status(end)]
+    if start.ok is not True:
+        notes.append(f"chain starts with {chain.start}, the statement with {rel.lhs}: {start.detail}")
+    if end.ok is not True:
+        notes.append(f"chain ends with {chain.end}, the statement with {rel.rhs}: {end.detail}")
+    if any(type(s) is not Step or s.op not in OPS for s in chain.steps):
+        statuses.append("failed")
+        notes.append("the chain has an invalid step")
+    elif not implies_op(compose_ops([s.op for s in chain.steps]), rel.op):
+        statuses.append("failed")
+        notes.append(f"the chain proves '{chain.op}', the statement says '{rel.op}'")
+    leaks = [v for v in chain.variables if v not in pctx.domains and (chain.end.has(v) or rel.rhs.has(v)
+                                                                         or rel.lhs.has(v))]
+    if leaks:
+        statuses.append("failed")
+        notes.append(f"chain variable(s) {leaks} left free at the end")
+    for side in (rel.lhs, rel.rhs):
+        reason = nonfinite(side)
+        if reason:
+            statuses.append("failed")
+            notes.append(f"the statement is refused: {reason}")
+    steps = check_chain(chain, pctx, stack)
+    axioms = {a for r in steps for a in r.axioms}
+    rules = {x for r in steps for x in r.rules}
+    for thm in _cited_theorems(chain):
+        if id(thm) in _IN_PROGRESS:
+            continue
+        sub = symbolic_check(thm, stack)
+        axioms.update(sub.axioms)
+        rules.update(sub.rules)
+        cited.update(sub.cited)
+        cited.add(thm.name)
+    statuses += [s.status for s in steps]
+    return PartResult(part.name, weakest(statuses), tuple(steps), "; ".join(notes), tuple(sorted(axioms)),
+                      tuple(sorted(rules)))
+
+
+def _cited_theorems(chain: Chain) -> list:
+    """Theorems cited anywhere in a chain: its steps, ``given`` proofs and induction sub-chains."""
+    out: list = []
+
+    def walk(c: Chain) -> None:
+        for step in c.steps:
+            why = getattr(step, "why", None)
+            if isinstance(why, By):
+                thm = getattr(why.fact, "theorem", None)
+                if thm is not None and thm not in out:
+                    out.append(thm)
+                for proof in why.given.values():
+                    for pr in (proof if isinstance(proof, (list, tuple)) else [proof]):
+                        if isinstance(pr, Chain):
+                            walk(pr)
+            elif isinstance(why, Induction):
+                for pr in (why.base, why.step):
+                    if isinstance(pr, Chain):
+                        walk(pr)
+
+    walk(chain)
+    return out
