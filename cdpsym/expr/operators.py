@@ -31,13 +31,14 @@ class Expect(Opaque):
     def _latex(self, printer):
         return r"\mathbb{E}\left[%s\right]" % printer._print(self.args[0])
 
-    def _eval_is_positive(self):
+    # an expectation may be +oo (E[e^X] for a heavy tail) or -oo: typed as an extended real
+    def _eval_is_extended_positive(self):
         return True if self.args[0].is_positive else None
 
-    def _eval_is_nonnegative(self):
+    def _eval_is_extended_nonnegative(self):
         return True if self.args[0].is_nonnegative else None
 
-    def _eval_is_real(self):
+    def _eval_is_extended_real(self):
         return True if self.args[0].is_real else None
 
 

@@ -1063,6 +1063,15 @@ def _congruence(inside, lhs, rhs, a, b, fop, ctx) -> tuple[Decision, str | None]
     if d.ok is not True or fop == "=":
         return d, "="
     wctx = ctx.extended({w: Interval(sp.S.Zero, sp.S.Infinity, False, True) if nonneg else Interval()})
+    slope = sp.diff(fw, w)
+    if not slope.has(w) and sp.expand(fw - slope * w).free_symbols.isdisjoint({w}):
+        # F(w) = c*w + d with c in [0, +oo] (an expectation may be +oo) and d finite: non-decreasing in the
+        # extended reals; strictly increasing only for a finite c > 0
+        offset = sp.expand(fw - slope * w)
+        if (offset.is_real or offset == 0) and (slope.is_extended_nonnegative or prove_sign(slope, ctx).ok):
+            if fop == "<" and prove_sign(slope, ctx, strict=True).ok is True:
+                return d, "<"
+            return d, "<="
     sm = smooth(fw, w, wctx)
     if sm.ok is not True:
         return Decision(None, f"context not shown differentiable: {sm.detail}"), None
