@@ -31,7 +31,7 @@ from cdpsym.expr.domains import Interval
 from cdpsym.expr.evaluate import MPContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
 
-__all__ = ["Context", "canon", "equivalent", "prove_sign", "Decision", "opaque_terms", "check_declaration",
+__all__ = ["Context", "canon", "equivalent", "extended_agree", "prove_sign", "Decision", "opaque_terms", "check_declaration",
            "domain_key"]
 
 SYMBOLIC_SECONDS = 8  # per sympy call: a step that needs longer is undecided, not hung
@@ -343,7 +343,7 @@ def opaque_terms(expr: sp.Basic) -> set[sp.Basic]:
     out: set[sp.Basic] = set()
 
     def walk(e: sp.Basic) -> None:
-        if isinstance(e, OPAQUE) or isinstance(e, (sp.Integral, AppliedUndef)):
+        if isinstance(e, OPAQUE) or isinstance(e, (sp.Integral, sp.Sum, sp.Product, AppliedUndef)):
             out.add(e)
             return
         for a in e.args:
@@ -397,8 +397,139 @@ def _eval(e: sp.Expr, vals: Mapping) -> mpmath.mpc | mpmath.mpf | None:
         return None
 
 
+def extended_agree(a: sp.Expr, op: str, b: sp.Expr, ctx: "Context | None" = None) -> Decision:
+    """``a op b`` also when terms that may be infinite (a divergence, an expectation, an integral, a sum)
+    are +oo or -oo.
+
+    sympy's arithmetic is that of finite numbers (it cancels ``T - T`` and ``T + 1 - T``); a term whose
+    finiteness is unknown is therefore also set to each infinity it may take, in every combination (at
+    most four such terms), and the relation must still hold in sympy's extended arithmetic there
+    (``oo - oo`` is undefined, ``oo < oo`` false).  A finite assignment is the caller's symbolic proof.
+    """
+    if a == b and op in ("=", "<="):
+        return Decision(True, "identical")
+    bounded = _bounded_variables(ctx) if ctx is not None else set()
+    terms = sorted({t for t in opaque_terms(a) | opaque_terms(b)
+                    if t.is_finite is not True and not _finite_mean(t, bounded)}, key=sp.default_sort_key)
+    if not terms:
+        return Decision(True, "no term may be infinite")
+    if len(terms) > 4:
+        return Decision(None, f"{len(terms)} terms may be infinite: too many to check the infinite cases")
+    options = []
+    for t in terms:
+        opts: list = [None]
+        if t.is_extended_nonpositive is not True:
+            opts.append(sp.oo)
+        if t.is_extended_nonnegative is not True:
+            opts.append(-sp.oo)
+        options.append(opts)
+    from itertools import product
+
+    finite = {t: _finite_dummy(t) for t in terms}
+    for combo in product(*options):
+        if all(c is None for c in combo):
+            continue
+        m = {t: (finite[t] if c is None else c) for t, c in zip(terms, combo)}
+        shown = ", ".join(f"{t} = {c}" for t, c in zip(terms, combo) if c is not None)
+        try:
+            va, vb = a.xreplace(m), b.xreplace(m)
+            if ctx is not None:  # the domains' signs (alpha - 1 > 0) decide products with infinity
+                va, vb = ctx.reparametrize(va), ctx.reparametrize(vb)
+            defined = _definite(va) and _definite(vb)
+            strict_ok = op != "<" or (defined and sp.Lt(va, vb) is sp.true)
+        except (TypeError, ValueError, NotImplementedError, AttributeError, RecursionError):
+            defined = strict_ok = False
+        if not defined:
+            return Decision(None, f"a side is undefined where {shown} (a divergence, expectation or integral may "
+                                  f"be infinite)")
+        # '=' and '<=' shown for every finite value pass to the limit wherever both sides are defined there;
+        # a strict '<' need not, so it is checked at the infinite point itself
+        if not strict_ok:
+            return Decision(None, f"'<' not shown where {shown} (a divergence, expectation or integral may be "
+                                  f"infinite)")
+    return Decision(True, "also where the possibly infinite terms are infinite")
+
+
+def _bounded_variables(ctx: "Context") -> set:
+    """Random symbols that a local hypothesis puts in a bounded range almost surely:
+    ``Pr[lo <= X <= hi] = 1`` with ``lo``, ``hi`` free of opaque terms."""
+    from cdpsym.expr.operators import Prob
+
+    out = set()
+    for f in ctx.facts:
+        rel = f.relation
+        if f.variables or f.conditions or rel.op != "=" or not isinstance(rel.lhs, Prob) or rel.rhs != 1:
+            continue
+        event = rel.lhs.args[0]
+        if not isinstance(event, sp.And):
+            continue
+        lower, upper = set(), set()
+        for c in event.args:
+            if isinstance(c, (sp.LessThan, sp.StrictLessThan)):
+                lo, hi = c.lhs, c.rhs
+            elif isinstance(c, (sp.GreaterThan, sp.StrictGreaterThan)):
+                lo, hi = c.rhs, c.lhs
+            else:
+                continue
+            if hi.is_Symbol and not opaque_terms(lo):
+                lower.add(hi)
+            if lo.is_Symbol and not opaque_terms(hi):
+                upper.add(lo)
+        out |= lower & upper
+    return out
+
+
+_CONTINUOUS = (sp.exp, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.atan, sp.erf, sp.erfc, sp.Abs)
+
+
+def _finite_mean(t: sp.Basic, bounded: set) -> bool:
+    """``E[f(X)]`` is finite when every random symbol of ``f`` is bounded a.s. and ``f`` is continuous
+    (built from +, *, non-negative integer powers and continuous functions) with finite parameters."""
+    from cdpsym.expr.operators import Expect
+
+    if not isinstance(t, Expect) or not bounded:
+        return False
+    f = t.args[0]
+    if not (f.free_symbols & bounded):
+        return False
+    for node in sp.preorder_traversal(f):
+        if node.is_Atom:
+            if node.is_Symbol and node not in bounded and node.is_real is not True:
+                return False
+            if node.is_Number and not node.is_finite:
+                return False
+            continue
+        if node.is_Add or node.is_Mul or isinstance(node, _CONTINUOUS):
+            continue
+        if node.is_Pow and node.exp.is_integer and node.exp.is_nonnegative:
+            continue
+        if node.is_Pow and not (node.free_symbols & bounded) and node.is_real:
+            continue
+        return False
+    return True
+
+
+def _finite_dummy(t: sp.Basic) -> sp.Dummy:
+    if t.is_extended_positive:
+        return sp.Dummy("F", positive=True)
+    if t.is_extended_nonnegative:
+        return sp.Dummy("F", nonnegative=True)
+    return sp.Dummy("F", real=True)
+
+
+def _definite(v: sp.Basic) -> bool:
+    """A value of sympy's extended arithmetic that is the limit: exactly +-oo, or free of infinities."""
+    if v.has(sp.nan, sp.zoo) or v.atoms(sp.AccumBounds):
+        return False
+    return v in (sp.oo, -sp.oo) or not v.has(sp.oo, -sp.oo)
+
+
 def equivalent(a: sp.Expr, b: sp.Expr, ctx: Context, samples: int = 4) -> Decision:
-    """Decide whether ``a == b`` holds identically on the context's domains."""
+    """Decide whether ``a == b`` holds identically on the context's domains (and where terms that may be
+    infinite are, see :func:`extended_agree`)."""
+    ext = extended_agree(a, "=", b, ctx)
+    if ext.ok is not True:
+        return ext
     ca, cb = canon(a), canon(b)
     if ca == cb:
         return Decision(True, "identical canonical forms")

@@ -39,7 +39,8 @@ from cdpsym.errors import ProofError
 from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
-from cdpsym.proof.algebra import Context, Decision, canon, domain_key, equivalent, opaque_terms, prove_sign
+from cdpsym.proof.algebra import (Context, Decision, canon, domain_key, equivalent, extended_agree, opaque_terms,
+                                  prove_sign)
 from cdpsym.proof.kernel import (OPS, Algebra, Axiom, By, Chain, Fact, Hypothesis, IntervalBound, Induction,
                                  Numeric, Rel, Sign, Specialize, Step, StepResult, Taylor, compose_ops, implies_op,
                                  weakest)
@@ -49,7 +50,7 @@ __all__ = ["register_axioms", "trusted_axioms", "is_trusted", "check_chain", "ch
 
 # -- the trusted base ------------------------------------------------------------------------------
 
-_TRUSTED: dict[str, Axiom] = {}
+_TRUSTED: dict[str, tuple[Axiom, str]] = {}  # name -> (the axiom, what it said when registered)
 
 
 def register_axioms(*axioms: Axiom) -> None:
@@ -59,17 +60,20 @@ def register_axioms(*axioms: Axiom) -> None:
         if type(ax) is not Axiom:
             raise ProofError(f"only Axiom objects can join the trusted base, got {type(ax).__name__}")
         old = _TRUSTED.get(ax.name)
-        if old is not None and old is not ax:
+        if old is not None and old[0] is not ax:
             raise ProofError(f"an axiom named {ax.name!r} is already in the trusted base")
-        _TRUSTED[ax.name] = ax
+        if old is None:
+            _TRUSTED[ax.name] = (ax, _fact_print(ax))
 
 
 def is_trusted(ax: Fact) -> bool:
-    return _TRUSTED.get(ax.name) is ax
+    """The very object registered under its name, still saying what it said then."""
+    entry = _TRUSTED.get(ax.name)
+    return entry is not None and entry[0] is ax and entry[1] == _fact_print(ax)
 
 
 def trusted_axioms() -> tuple[Axiom, ...]:
-    return tuple(_TRUSTED.values())
+    return tuple(ax for ax, _ in _TRUSTED.values())
 
 
 #: rules of the core that are mathematics taken as given, like axioms: every report lists those it used
@@ -109,17 +113,21 @@ def genuine(cert: object) -> bool:
             and cert.fingerprint == _fingerprint(cert.theorem, cert.part))
 
 
+def _dom_print(d) -> tuple:
+    return (sp.srepr(d.lo), sp.srepr(d.hi), d.left_open, d.right_open, d.integer)
+
+
+def _fact_print(f) -> tuple:
+    """Everything a fact states: name, relation, quantified variables with domains, conditions, restrictions."""
+    return (f.name, sp.srepr(f.relation.lhs), f.relation.op, sp.srepr(f.relation.rhs),
+            tuple((sp.srepr(v), _dom_print(d)) for v, d in f.variables.items()),
+            tuple((sp.srepr(c.lhs), c.op, sp.srepr(c.rhs)) for c in f.conditions),
+            tuple((k, tuple(map(sp.srepr, v))) for k, v in dict(getattr(f, "free_of", {}) or {}).items()))
+
+
 def _fingerprint(theorem, part) -> str:
-    def dom(d):
-        return (sp.srepr(d.lo), sp.srepr(d.hi), d.left_open, d.right_open, d.integer)
-
-    def fact(f):
-        return (f.name, sp.srepr(f.relation.lhs), f.relation.op, sp.srepr(f.relation.rhs),
-                tuple((sp.srepr(v), dom(d)) for v, d in f.variables.items()),
-                tuple((sp.srepr(c.lhs), c.op, sp.srepr(c.rhs)) for c in f.conditions))
-
-    return repr((fact(part), tuple(fact(h) for h in theorem.hypotheses),
-                 tuple((sp.srepr(v), dom(d)) for v, d in theorem.variables.items()), id(part.proof)))
+    return repr((_fact_print(part), tuple(_fact_print(h) for h in theorem.hypotheses),
+                 tuple((sp.srepr(v), _dom_print(d)) for v, d in theorem.variables.items()), id(part.proof)))
 
 
 # -- substitution ------------------------------------------------------------------------------------
@@ -558,7 +566,12 @@ def check_chain(chain: Chain, ctx: Context, stack: tuple[str, ...] = ()) -> list
     """Check every step of ``chain`` in ``ctx`` extended by the chain's own variables."""
     if not isinstance(chain, Chain):
         raise ProofError(f"expected a Chain, got {chain!r}")
+    stale = [str(v) for v in chain.variables
+             if v in ctx.domains or any(v in _fact_free_symbols(f) for f in ctx.facts)]
     try:
+        if stale:
+            raise ProofError(f"chain variable(s) {stale} already have a meaning in this scope (declared, or named "
+                             f"by a hypothesis): a chain may only introduce fresh variables")
         inner = ctx.extended(chain.variables)
     except ProofError as exc:
         return [StepResult("failed", "scope", str(exc))] * max(1, len(chain.steps))
@@ -574,7 +587,8 @@ def check_chain(chain: Chain, ctx: Context, stack: tuple[str, ...] = ()) -> list
     return results
 
 
-def _chain_proves(chain: Chain, lhs: sp.Expr, op: str, rhs: sp.Expr, ctx: Context, stack) -> list[StepResult]:
+def _chain_proves(chain: Chain, lhs: sp.Expr, op: str, rhs: sp.Expr, ctx: Context, stack,
+                  binds: frozenset = frozenset()) -> list[StepResult]:
     """Check a sub-proof chain and that it proves ``lhs op rhs`` (its ends, its composed relation)."""
     results = check_chain(chain, ctx, stack)
     if any(type(s) is not Step or s.op not in OPS for s in chain.steps):
@@ -584,7 +598,8 @@ def _chain_proves(chain: Chain, lhs: sp.Expr, op: str, rhs: sp.Expr, ctx: Contex
         d = equivalent(a, b, inner)
         if d.ok is not True:
             results.append(StepResult(_status(d), "chain", f"sub-proof {label} does not match: {d.detail}"))
-    leaks = [v for v in chain.variables if v not in ctx.domains and (chain.start.has(v) or chain.end.has(v))]
+    leaks = [v for v in chain.variables
+             if v not in ctx.domains and v not in binds and (chain.start.has(v) or chain.end.has(v))]
     if leaks:
         results.append(StepResult("failed", "chain", f"chain variable(s) {leaks} left free at an end"))
     if not implies_op(compose_ops([s.op for s in chain.steps]), op):
@@ -605,6 +620,9 @@ def _rule_sign(why: Sign, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     if op == "=":
         return _fail("a sign argument justifies <= or <, not =")
     strict = op == "<"
+    ext = extended_agree(lhs, op, rhs, ctx)
+    if ext.ok is not True:
+        return _Closed("supported", None, ext.detail)
     d = prove_sign(rhs - lhs, ctx, strict=strict)
     return _Closed(_status(d), "<" if strict else "<=", d.detail, point=d.point)
 
@@ -986,7 +1004,12 @@ def _discharge(need: Quantified, proof: object, ctx: Context, stack, opaque_stri
                                      + conds)
     for pr in proofs:
         if isinstance(pr, Chain):
-            results = _chain_proves(pr, rel.lhs, rel.op, rel.rhs, inner, stack)
+            own = {v for v in need.variables
+                   if v in pr.variables and domain_key(pr.variables[v]) == domain_key(need.variables[v])}
+            scope = inner
+            if own:  # the chain binds these itself (with the same domains): leave them to its declaration
+                scope = Context({s: d for s, d in inner.domains.items() if s not in own}, inner.facts)
+            results = _chain_proves(pr, rel.lhs, rel.op, rel.rhs, scope, stack, frozenset(own))
         elif type(pr) in _RULES:
             results = [check_step(pr, rel.lhs, rel.op, rel.rhs, inner, Chain(rel.lhs), stack)]
         else:
