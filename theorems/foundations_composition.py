@@ -56,7 +56,7 @@ import sympy as sp
 
 from cdpsym.expr import L, a, b, eps, i, k, lam, naturals, real
 from cdpsym.expr.operators import Expect, HockeyStick, Opaque, P, Prob, Q
-from cdpsym.proof import Axiom, eq, le
+from cdpsym.proof import Axiom, eq, le, register_opaque
 
 __all__ = ["Z", "X", "S", "C", "L_k", "M", "D", "Pk", "Qk", "CondMGF", "c", "Y1", "Y2",
            "partial_sums_start", "partial_sums_step", "tower_mgf_partial_sums",
@@ -111,6 +111,8 @@ class CondMGF(Opaque):
                 % (printer._print(l), printer._print(y)))
         return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
 
+
+register_opaque(CondMGF)  # its typing (in (0, +oo]) is part of the trusted base
 
 _SOURCE_GAME = "Dwork & Rothblum 2016, §3.1, arXiv:1603.01887v2; Dwork, Rothblum & Vadhan 2010, §III"
 _SOURCE_TOWER = ("tower rule: Williams 1991, §9.7 (i), (j); "

@@ -160,7 +160,7 @@ def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
     hold only on the narrower set while the statement claims the wider.  The domain's endpoints may name
     only symbols declared in the same scope.
     """
-    if not isinstance(v, sp.Symbol):
+    if not isinstance(v, sp.Symbol) or isinstance(v, BoundVar):
         raise ProofError(f"only symbols can be declared, got {v!r}")
     if not isinstance(dom, Interval):
         raise ProofError(f"the domain of {v} must be an Interval, got {dom!r}")
@@ -174,7 +174,15 @@ def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
     if undeclared:
         raise ProofError(f"the domain of {v} ({dom.describe()}) names undeclared symbol(s) "
                          f"{sorted(map(str, undeclared))}")
-    deps = tuple(sorted(((s, domain_key(ctx.domains[s])) for s in free), key=lambda p: str(p[0])))
+    closure, todo = set(), list(free)
+    while todo:  # every symbol the domain depends on, transitively: their domains decide the signs too
+        s0 = todo.pop()
+        if s0 in closure:
+            continue
+        closure.add(s0)
+        d0 = ctx.domains[s0]
+        todo += list((d0.lo.free_symbols | d0.hi.free_symbols) - closure)
+    deps = tuple(sorted(((s, domain_key(ctx.domains[s])) for s in closure), key=lambda p: str(p[0])))
     key = (v, domain_key(dom), deps)
     if key in _DECLARED:
         return
@@ -271,12 +279,16 @@ def _canon_integrand(f: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
 
 
 def canon(expr: sp.Basic) -> sp.Basic:
-    """A canonical form of ``expr``; every rewrite is an identity.
+    """A canonical form of ``expr``; every rewrite is an identity.  A free canonical bound variable is refused.
 
     Bound variables are renamed canonically (alpha-normal form): the variable of a binder whose body has
     binders up to height ``h`` becomes the dummy ``_b`` with index ``h``, so integrals that differ only
     in the name of their variable have one canonical form, and no rewrite can reach a bound variable.
     """
+    return _canon(expr)
+
+
+def _canon(expr: sp.Basic) -> sp.Basic:
     if not isinstance(expr, sp.Basic) or expr.is_Atom:
         return expr
     if isinstance(expr, _BINDERS):
@@ -292,6 +304,14 @@ def canon(expr: sp.Basic) -> sp.Basic:
 _BINDERS = (sp.Integral, sp.Sum, sp.Product)
 
 
+class BoundVar(sp.Dummy):
+    """The canonical name of a bound variable (only :func:`canon` makes them; a free one is refused)."""
+
+
+def _canonical_bound(height: int, assumptions: dict) -> BoundVar:
+    return BoundVar("_b", dummy_index=height, **assumptions)
+
+
 def _canon_binder(expr: sp.Basic) -> sp.Basic:
     cls, f, limits = type(expr), expr.function, expr.limits
     if len(limits) > 1:  # nested form: the first limit is innermost
@@ -305,7 +325,7 @@ def _canon_binder(expr: sp.Basic) -> sp.Basic:
     const = sp.S.One
     if cls is sp.Integral:
         const, body = _canon_integrand(body, fresh)
-    bound = sp.Dummy("_b", dummy_index=binder_height(body), **var.assumptions0)
+    bound = _canonical_bound(binder_height(body), var.assumptions0)
     return const * cls(body.xreplace({fresh: bound}), (bound, lo, hi))
 
 
@@ -316,7 +336,7 @@ def binder_height(e: sp.Basic) -> int:
         if isinstance(node, _BINDERS):
             for lim in node.limits:
                 v = lim[0]
-                if isinstance(v, sp.Dummy) and v.name == "_b":
+                if isinstance(v, BoundVar):
                     h = max(h, int(v.dummy_index) + 1)
     return h
 
@@ -471,9 +491,9 @@ def _bounded_variables(ctx: "Context") -> set:
                 lo, hi = c.rhs, c.lhs
             else:
                 continue
-            if hi.is_Symbol and not opaque_terms(lo):
+            if hi.is_Symbol and not opaque_terms(lo) and lo.is_finite is True:
                 lower.add(hi)
-            if lo.is_Symbol and not opaque_terms(hi):
+            if lo.is_Symbol and not opaque_terms(hi) and hi.is_finite is True:
                 upper.add(lo)
         out |= lower & upper
     return out

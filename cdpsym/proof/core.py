@@ -39,13 +39,13 @@ from cdpsym.errors import ProofError
 from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
-from cdpsym.proof.algebra import (Context, Decision, canon, domain_key, equivalent, extended_agree, opaque_terms,
-                                  prove_sign)
+from cdpsym.proof.algebra import (BoundVar, Context, Decision, canon, domain_key, equivalent, extended_agree,
+                                  opaque_terms, prove_sign)
 from cdpsym.proof.kernel import (OPS, Algebra, Axiom, By, Chain, Fact, Hypothesis, IntervalBound, Induction,
                                  Numeric, Rel, Sign, Specialize, Step, StepResult, Taylor, compose_ops, implies_op,
                                  weakest)
 
-__all__ = ["register_axioms", "trusted_axioms", "is_trusted", "check_chain", "check_step", "symbolic_check",
+__all__ = ["register_axioms", "register_opaque", "foreign", "trusted_axioms", "is_trusted", "check_chain", "check_step", "symbolic_check",
            "SymbolicResult", "PartResult", "Certificate", "subst", "well_defined", "cross_check", "KERNEL_RULES"]
 
 # -- the trusted base ------------------------------------------------------------------------------
@@ -76,6 +76,56 @@ def trusted_axioms() -> tuple[Axiom, ...]:
     return tuple(ax for ax, _ in _TRUSTED.values())
 
 
+# -- what statements may be built from ------------------------------------------------------------------
+
+from cdpsym.expr import operators as _ops  # noqa: E402
+
+_OPAQUE_TYPES: set = {_ops.Expect, _ops.Prob, _ops.Indicator, _ops.Renyi, _ops.KL, _ops.HockeyStick, _ops.Normal,
+                      _ops.PrivacyLoss}
+
+
+def register_opaque(*classes: type) -> None:
+    """Admit opaque operator classes (subclasses of ``Opaque``): their sign/finiteness typing is trusted, like
+    an axiom's statement.  An unregistered subclass -- even one named like a built-in -- is refused."""
+    for cls in classes:
+        if not (isinstance(cls, type) and issubclass(cls, _ops.Opaque)):
+            raise ProofError(f"only Opaque subclasses can be registered, got {cls!r}")
+        _OPAQUE_TYPES.add(cls)
+
+
+_SIGN_ASSUMPTIONS = {"positive", "negative", "nonnegative", "nonpositive", "zero", "nonzero", "extended_positive",
+                     "extended_negative", "extended_nonnegative", "extended_nonpositive", "integer", "rational",
+                     "even", "odd", "prime", "composite"}
+
+
+def foreign(e: sp.Basic) -> str | None:
+    """A node the kernel does not trust to type itself: a class from outside sympy (a user ``Expr`` with its
+    own sign hooks, a symbol subclass), an unregistered opaque operator, or an undefined function that
+    declares a sign (``Function('f', positive=True)``: nothing checks that).  ``None`` when all is known."""
+    from sympy.core.function import UndefinedFunction
+
+    for node in sp.preorder_traversal(e):
+        cls = type(node)
+        if isinstance(node, _ops.Opaque):
+            if cls not in _OPAQUE_TYPES:
+                return f"{cls.__name__} is not a registered opaque operator (cdpsym.proof.register_opaque)"
+            continue
+        if isinstance(cls, UndefinedFunction):
+            declared = {k for k, v in getattr(cls, "_kwargs", {}).items()} | {
+                k for k, v in node.assumptions0.items() if k in _SIGN_ASSUMPTIONS and v}
+            bad = declared & _SIGN_ASSUMPTIONS
+            if bad:
+                return f"the undefined function {cls.__name__} declares {sorted(bad)}: nothing checks that"
+            continue
+        if cls is BoundVar or cls is sp.Symbol or cls is sp.Dummy:
+            continue
+        if not cls.__module__.startswith("sympy.") or isinstance(node, sp.Symbol):
+            return f"{cls.__name__} ({cls.__module__}) is not a sympy class the kernel trusts"
+    if any(isinstance(v, BoundVar) for v in e.free_symbols):
+        return "a free canonical bound variable (only canonical forms bind those)"
+    return None
+
+
 #: rules of the core that are mathematics taken as given, like axioms: every report lists those it used
 KERNEL_RULES = {
     "taylor": "Taylor's theorem with the Lagrange remainder (g twice differentiable on the reals)",
@@ -101,8 +151,8 @@ class Certificate:
 _MINTED: "weakref.WeakValueDictionary[int, Certificate]" = weakref.WeakValueDictionary()
 
 
-def _mint(theorem, part, status, axioms, rules) -> Certificate:
-    cert = Certificate(theorem, part, _fingerprint(theorem, part), status, tuple(axioms), tuple(rules))
+def _mint(theorem, part, status, axioms, rules, fingerprint) -> Certificate:
+    cert = Certificate(theorem, part, fingerprint, status, tuple(axioms), tuple(rules))
     _MINTED[id(cert)] = cert
     return cert
 
@@ -319,8 +369,9 @@ def _extended_positive(a: sp.Expr, ctx: Context) -> Decision:
         var, lo, hi = integral.limits[0]
         if not (lo is sp.S.NegativeInfinity or hi is sp.S.Infinity or prove_sign(hi - lo, ctx, strict=True).ok):
             return Decision(None, f"the range of {a} is not shown non-empty")
-        inner = ctx.extended({var: Interval(lo, hi)})
-        if prove_sign(integral.function, inner, strict=True).ok is True:
+        fresh = sp.Dummy("y", **var.assumptions0)
+        inner = ctx.extended({fresh: Interval(lo, hi)})
+        if prove_sign(integral.function.xreplace({var: fresh}), inner, strict=True).ok is True:
             return Decision(True, "the integral of a positive function: in (0, +oo]")
     return d
 
@@ -530,22 +581,21 @@ def check_step(why: object, lhs: sp.Expr, op: str, rhs: sp.Expr, ctx: Context, c
                stack: tuple[str, ...] = ()) -> StepResult:
     """The core's verdict on one step ``lhs op rhs`` in scope ``ctx``."""
     rule = _RULES.get(type(why))
-    method = getattr(type(why), "method", type(why).__name__)
+    method = str(getattr(type(why), "method", type(why).__name__))
     if rule is None:
-        return StepResult("failed", str(method), f"{type(why).__name__} is not a kernel justification")
+        return StepResult("failed", method, f"{type(why).__name__} is not a kernel justification")
+    if isinstance(why, By):
+        method = f"by:{getattr(why.fact, 'name', '?')}"
     if op not in OPS:
         return StepResult("failed", method, f"unknown relation {op!r}")
-    for side in (lhs, rhs):
-        reason = nonfinite(side)
-        if reason:
-            return StepResult("failed", method, f"refused: {reason}")
     try:
+        for side in (lhs, rhs):
+            reason = nonfinite(side) or foreign(side)
+            if reason:
+                return StepResult("failed", method, f"refused: {reason}")
         c = rule(why, lhs, op, rhs, ctx, chain, stack)
-    except ProofError as exc:
-        return StepResult("failed", method, str(exc))
-    method = c.rules[0] if (c.rules and method == "by") else method
-    method = f"by:{why.fact.name}" if isinstance(why, By) else method
-    if c.status in ("proved", "certified"):
+        if c.status not in ("proved", "certified"):
+            return StepResult(c.status, method, c.detail, c.axioms, c.point, c.rules)
         if c.establishes is None or not implies_op(c.establishes, op):
             return StepResult("failed", method, f"the rule establishes '{c.establishes}', the step claims '{op}'",
                               c.axioms, c.point, c.rules)
@@ -555,55 +605,81 @@ def check_step(why: object, lhs: sp.Expr, op: str, rhs: sp.Expr, ctx: Context, c
                 return StepResult("failed" if d.ok is False else "supported", method,
                                   f"well-definedness: {d.detail}", c.axioms, d.point, c.rules)
         a, b = c.shown if c.shown is not None else (lhs, rhs)
-        x = cross_check(a, op, b, ctx)
-        if x.ok is False:
-            return StepResult("failed", method, f"kernel inconsistency: the step was closed by {method} but is "
-                              f"false at a point of its domain ({x.detail})", c.axioms, x.point, c.rules)
+        # only citations can rest on local hypotheses: other rules are checked at every point of the domain
+        scope = ctx if type(why) in (By, Induction) else ctx.with_facts(())
+        x = cross_check(a, op, b, scope)
+    except ProofError as exc:
+        return StepResult("failed", method, str(exc))
+    if x.ok is False:
+        return StepResult("failed", method, f"kernel inconsistency: the step was closed by {method} but is "
+                          f"false at a point of its domain ({x.detail})", c.axioms, x.point, c.rules)
     return StepResult(c.status, method, c.detail, c.axioms, c.point, c.rules)
 
 
-def check_chain(chain: Chain, ctx: Context, stack: tuple[str, ...] = ()) -> list[StepResult]:
-    """Check every step of ``chain`` in ``ctx`` extended by the chain's own variables."""
+def snapshot(chain: Chain) -> tuple[sp.Expr, tuple[tuple[str, sp.Expr, object], ...]]:
+    """The chain's start and (op, expr, justification) triples, read once: a callback that mutates the chain
+    while it is checked cannot move what was checked."""
     if not isinstance(chain, Chain):
         raise ProofError(f"expected a Chain, got {chain!r}")
-    stale = [str(v) for v in chain.variables
+    steps = []
+    for step in tuple(chain.steps):
+        if type(step) is not Step:
+            raise ProofError(f"not a valid step: {step!r}")
+        steps.append((step.op, as_expr(step.expr), step.why))
+    return as_expr(chain.start), tuple(steps)
+
+
+def check_chain(chain: Chain, ctx: Context, stack: tuple[str, ...] = (), snap=None) -> list[StepResult]:
+    """Check every step of ``chain`` in ``ctx`` extended by the chain's own variables."""
+    try:
+        start, steps = snap if snap is not None else snapshot(chain)
+    except ProofError as exc:
+        return [StepResult("failed", "chain", str(exc))]
+    variables = dict(chain.variables)
+    stale = [str(v) for v in variables
              if v in ctx.domains or any(v in _fact_free_symbols(f) for f in ctx.facts)]
     try:
         if stale:
             raise ProofError(f"chain variable(s) {stale} already have a meaning in this scope (declared, or named "
                              f"by a hypothesis): a chain may only introduce fresh variables")
-        inner = ctx.extended(chain.variables)
+        inner = ctx.extended(variables)
     except ProofError as exc:
-        return [StepResult("failed", "scope", str(exc))] * max(1, len(chain.steps))
+        return [StepResult("failed", "scope", str(exc))] * max(1, len(steps))
     results: list[StepResult] = []
-    lhs = as_expr(chain.start)
-    for step in chain.steps:
-        if type(step) is not Step or step.op not in OPS:
-            results.append(StepResult("failed", "chain", f"not a valid step: {step!r}"))
-            lhs = getattr(step, "expr", lhs)
-            continue
-        results.append(check_step(step.why, lhs, step.op, step.expr, inner, chain, stack))
-        lhs = step.expr
+    lhs = start
+    for op, expr, why in steps:
+        if op not in OPS:
+            results.append(StepResult("failed", "chain", f"not a valid relation: {op!r}"))
+        else:
+            results.append(check_step(why, lhs, op, expr, inner, chain, stack))
+        lhs = expr
     return results
 
 
 def _chain_proves(chain: Chain, lhs: sp.Expr, op: str, rhs: sp.Expr, ctx: Context, stack,
                   binds: frozenset = frozenset()) -> list[StepResult]:
     """Check a sub-proof chain and that it proves ``lhs op rhs`` (its ends, its composed relation)."""
-    results = check_chain(chain, ctx, stack)
-    if any(type(s) is not Step or s.op not in OPS for s in chain.steps):
-        return results + [StepResult("failed", "chain", "invalid step")]
-    inner = ctx.extended(chain.variables) if not any(r.method == "scope" for r in results) else ctx
-    for label, a, b in (("start", chain.start, lhs), ("end", chain.end, rhs)):
+    try:
+        snap = snapshot(chain)
+    except ProofError as exc:
+        return [StepResult("failed", "chain", str(exc))]
+    start, steps = snap
+    end = steps[-1][1] if steps else start
+    results = check_chain(chain, ctx, stack, snap)
+    if any(r.method == "scope" for r in results):
+        return results
+    inner = ctx.extended(chain.variables)
+    for label, a, b in (("start", start, lhs), ("end", end, rhs)):
         d = equivalent(a, b, inner)
         if d.ok is not True:
             results.append(StepResult(_status(d), "chain", f"sub-proof {label} does not match: {d.detail}"))
     leaks = [v for v in chain.variables
-             if v not in ctx.domains and v not in binds and (chain.start.has(v) or chain.end.has(v))]
+             if v not in ctx.domains and v not in binds and (start.has(v) or end.has(v))]
     if leaks:
         results.append(StepResult("failed", "chain", f"chain variable(s) {leaks} left free at an end"))
-    if not implies_op(compose_ops([s.op for s in chain.steps]), op):
-        results.append(StepResult("failed", "chain", f"sub-proof proves '{chain.op}', needed '{op}'"))
+    composed = compose_ops([o for o, _, _ in steps])
+    if not implies_op(composed, op):
+        results.append(StepResult("failed", "chain", f"sub-proof proves '{composed}', needed '{op}'"))
     return results
 
 
@@ -879,7 +955,7 @@ def _standing(fact: object, ctx: Context, stack) -> _Closed:
             return _fail(f"{fact.name} is not a part of a theorem (a copy of a part cannot be cited)")
         partial = _IN_PROGRESS.get(id(theorem))
         if partial is not None:  # a part citing an earlier part of its own theorem
-            done = partial.get(fact.name)
+            done = partial.get(id(fact))
             if done is None:
                 return _fail(f"{fact.name} is not proved before this point (circular)")
             return _Closed(done.status, None, "", done.axioms, done.rules)
@@ -1164,7 +1240,7 @@ class SymbolicResult:
 
 
 _CACHE: dict = {}  # theorem -> (fingerprints, SymbolicResult)
-_IN_PROGRESS: dict[int, dict[str, PartResult]] = {}
+_IN_PROGRESS: dict[int, dict[int, PartResult]] = {}  # theorem id -> part id -> result
 
 
 def symbolic_check(theorem, stack: tuple[str, ...] = ()) -> SymbolicResult:
@@ -1193,12 +1269,15 @@ def symbolic_check(theorem, stack: tuple[str, ...] = ()) -> SymbolicResult:
             part_results.append(pres)
             axioms.update(pres.axioms)
             rules.update(pres.rules)
-            _IN_PROGRESS[key][part.name] = pres
+            _IN_PROGRESS[key][id(part)] = pres
     finally:
         del _IN_PROGRESS[key]
+    if tuple(_fingerprint(theorem, p) for p in theorem.parts) != prints:  # changed while it was checked
+        part_results = [PartResult(p.name, "failed", (), "the theorem changed while it was checked")
+                        for p in theorem.parts]
     status = weakest(p.status for p in part_results)
-    certs = tuple(_mint(theorem, part, pr.status, pr.axioms, pr.rules)
-                  for part, pr in zip(theorem.parts, part_results))
+    certs = tuple(_mint(theorem, part, pr.status, pr.axioms, pr.rules, fp)
+                  for part, pr, fp in zip(theorem.parts, part_results, prints))
     result = SymbolicResult(status, tuple(part_results), tuple(sorted(axioms)), tuple(sorted(cited)),
                             tuple(sorted(rules)), certs)
     _CACHE[theorem] = (prints, result)
@@ -1210,36 +1289,42 @@ def _check_part(part, ctx: Context, stack, cited: set) -> PartResult:
     if not isinstance(chain, Chain):
         return PartResult(part.name, "failed", (), "no proof")
     try:
+        start_, steps_ = snap = snapshot(chain)
         pctx = ctx.extended(part.variables)
         inner = pctx.extended(chain.variables)
     except ProofError as exc:
         return PartResult(part.name, "failed", (), str(exc))
+    end_ = steps_[-1][1] if steps_ else start_
     rel = part.relation
     notes = []
-    start = equivalent(chain.start, rel.lhs, pctx)
-    end = equivalent(chain.end, rel.rhs, inner)
-    statuses = [_status(start), _status(end)]
+    statuses = []
+    for side in (rel.lhs, rel.rhs):
+        reason = nonfinite(side) or foreign(side)
+        if reason:
+            return PartResult(part.name, "failed", (), f"the statement is refused: {reason}")
+        d = well_defined(side, pctx)
+        if d.ok is not True:
+            statuses.append(_status(d))
+            notes.append(f"the statement is not shown well defined: {d.detail}")
+    start = equivalent(start_, rel.lhs, pctx)
+    end = equivalent(end_, rel.rhs, inner)
+    statuses += [_status(start), _status(end)]
     if start.ok is not True:
-        notes.append(f"chain starts with {chain.start}, the statement with {rel.lhs}: {start.detail}")
+        notes.append(f"chain starts with {start_}, the statement with {rel.lhs}: {start.detail}")
     if end.ok is not True:
-        notes.append(f"chain ends with {chain.end}, the statement with {rel.rhs}: {end.detail}")
-    if any(type(s) is not Step or s.op not in OPS for s in chain.steps):
+        notes.append(f"chain ends with {end_}, the statement with {rel.rhs}: {end.detail}")
+    composed = compose_ops([o for o, _, _ in steps_])
+    if any(o not in OPS for o, _, _ in steps_):
         statuses.append("failed")
         notes.append("the chain has an invalid step")
-    elif not implies_op(compose_ops([s.op for s in chain.steps]), rel.op):
+    elif not implies_op(composed, rel.op):
         statuses.append("failed")
-        notes.append(f"the chain proves '{chain.op}', the statement says '{rel.op}'")
-    leaks = [v for v in chain.variables if v not in pctx.domains and (chain.end.has(v) or rel.rhs.has(v)
-                                                                         or rel.lhs.has(v))]
+        notes.append(f"the chain proves '{composed}', the statement says '{rel.op}'")
+    leaks = [v for v in chain.variables if v not in pctx.domains and (end_.has(v) or rel.rhs.has(v) or rel.lhs.has(v))]
     if leaks:
         statuses.append("failed")
         notes.append(f"chain variable(s) {leaks} left free at the end")
-    for side in (rel.lhs, rel.rhs):
-        reason = nonfinite(side)
-        if reason:
-            statuses.append("failed")
-            notes.append(f"the statement is refused: {reason}")
-    steps = check_chain(chain, pctx, stack)
+    steps = check_chain(chain, pctx, stack, snap)
     axioms = {a for r in steps for a in r.axioms}
     rules = {x for r in steps for x in r.rules}
     for thm in _cited_theorems(chain):

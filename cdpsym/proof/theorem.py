@@ -63,6 +63,9 @@ class Theorem:
     def __post_init__(self) -> None:
         if not self.parts:
             raise ProofError(f"theorem {self.name} has no parts")
+        names = [p.name for p in self.parts]
+        if len(set(names)) != len(names):
+            raise ProofError(f"theorem {self.name}: part names must be distinct, got {names}")
         for part in self.parts:  # every declaration checked against its symbol's assumptions, no re-declaration
             try:
                 Context({}).extended(self.variables).extended(part.variables)
