@@ -55,6 +55,7 @@ import mpmath
 import sympy as sp
 
 from cdpsym.expr import L, a, b, eps, i, k, lam, naturals, real
+from cdpsym.expr.symbols import declare_random
 from cdpsym.expr.operators import Expect, HockeyStick, Opaque, P, Prob, Q
 from cdpsym.proof import Axiom, eq, le, register_opaque
 
@@ -90,6 +91,7 @@ Qk = _view("Qk")  # ... and on the neighbour x'
 c = sp.Symbol("c", real=True)  # a bound
 Y1 = sp.Symbol("Y_1", real=True)  # random variables in linearity / union-bound statements
 Y2 = sp.Symbol("Y_2", real=True)
+declare_random(Z, Y1, Y2)
 
 
 class CondMGF(Opaque):

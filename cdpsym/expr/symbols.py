@@ -14,7 +14,7 @@ __all__ = [
     "eps", "eps0", "eps_p", "delta", "delta0", "delta_p", "rho", "xi", "sigma",
     "sensitivity", "alpha", "k", "i", "mu", "nu", "tau", "omega", "lam", "t", "s",
     "a", "b", "r", "p", "q", "u", "x", "y", "z", "L", "X", "Y", "m",
-    "LATEX_NAMES", "symbol_by_name",
+    "LATEX_NAMES", "symbol_by_name", "declare_random", "is_random_symbol",
 ]
 
 eps = sp.Symbol("eps", positive=True)
@@ -52,6 +52,21 @@ z = sp.Symbol("z", real=True)
 L = sp.Symbol("L", real=True)
 X = sp.Symbol("X", real=True)
 Y = sp.Symbol("Y", real=True)
+
+_RANDOM: set = {L, X, Y}
+
+
+def declare_random(*symbols: sp.Symbol) -> None:
+    """Mark symbols as random variables: a fact's variable that is *not* random stands for a number, and the
+    kernel refuses to instantiate it with a random quantity (``b := exp(Z)`` in E[aX + b] = aE[X] + b)."""
+    _RANDOM.update(symbols)
+
+
+def is_random_symbol(s: sp.Basic) -> bool:
+    from cdpsym.expr.operators import P, Q
+
+    return s in _RANDOM or s in (P, Q)
+
 
 LATEX_NAMES: dict[sp.Symbol, str] = {
     eps: r"\varepsilon",

@@ -30,6 +30,7 @@ from cdpsym.errors import ProofError
 from cdpsym.expr.domains import Interval
 from cdpsym.expr.evaluate import MPContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
+from cdpsym.expr.symbols import is_random_symbol
 
 __all__ = ["Context", "canon", "equivalent", "extended_agree", "prove_sign", "Decision", "opaque_terms", "check_declaration",
            "domain_key"]
@@ -320,12 +321,15 @@ def _canon_binder(expr: sp.Basic) -> sp.Basic:
     if len(bounds) != 2:
         raise ProofError(f"a {cls.__name__} needs both limits: {expr}")
     lo, hi = canon(bounds[0]), canon(bounds[1])
-    fresh = sp.Dummy(var.name, **var.assumptions0)
+    # what the binder says of its variable (real; integer for a sum or product), never the user symbol's
+    # own assumptions, which the limits may contradict (k positive in a sum from -5 to -1)
+    kind = {"integer": True} if cls is not sp.Integral else {"real": True}
+    fresh = sp.Dummy(var.name, **kind)
     body = canon(f.xreplace({var: fresh}))
     const = sp.S.One
     if cls is sp.Integral:
         const, body = _canon_integrand(body, fresh)
-    bound = _canonical_bound(binder_height(body), var.assumptions0)
+    bound = _canonical_bound(binder_height(body), kind)
     return const * cls(body.xreplace({fresh: bound}), (bound, lo, hi))
 
 
@@ -398,7 +402,7 @@ def _dummy_for(term: sp.Basic) -> sp.Dummy:
         return sp.Dummy("T", extended_nonnegative=True)
     if term.is_extended_real:
         return sp.Dummy("T", extended_real=True)
-    return sp.Dummy("T", real=True)
+    return sp.Dummy("T")  # nothing known: not even that it is real
 
 
 def _numeric_values(e: sp.Expr, ctx: Context, rng: random.Random) -> tuple[dict, dict[str, str]]:
@@ -429,8 +433,10 @@ def extended_agree(a: sp.Expr, op: str, b: sp.Expr, ctx: "Context | None" = None
     if a == b and op in ("=", "<="):
         return Decision(True, "identical")
     bounded = _bounded_variables(ctx) if ctx is not None else set()
+    # sympy's finiteness of a sum or integral is not trusted (it calls sum_{j=0}^{1} log j finite)
     terms = sorted({t for t in opaque_terms(a) | opaque_terms(b)
-                    if t.is_finite is not True and not _finite_mean(t, bounded)}, key=sp.default_sort_key)
+                    if (isinstance(t, _BINDERS) or t.is_finite is not True) and not _finite_mean(t, bounded)},
+                   key=sp.default_sort_key)
     if not terms:
         return Decision(True, "no term may be infinite")
     if len(terms) > 4:
@@ -462,8 +468,13 @@ def extended_agree(a: sp.Expr, op: str, b: sp.Expr, ctx: "Context | None" = None
         if not defined:
             return Decision(None, f"a side is undefined where {shown} (a divergence, expectation or integral may "
                                   f"be infinite)")
-        # '=' and '<=' shown for every finite value pass to the limit wherever both sides are defined there;
-        # a strict '<' need not, so it is checked at the infinite point itself
+        # '=' and '<=' shown for every finite value pass to the limit wherever both sides are defined there and
+        # continuous; a strict '<', or a side with a jump (floor, sign ...), is checked at the infinite point
+        if op != "<" and (va.atoms(*_JUMPS) or vb.atoms(*_JUMPS) or a.atoms(*_JUMPS) or b.atoms(*_JUMPS)):
+            try:
+                strict_ok = (va == vb) or ((sp.Eq if op == "=" else sp.Le)(va, vb) is sp.true)
+            except (TypeError, ValueError):
+                strict_ok = False
         if not strict_ok:
             return Decision(None, f"'<' not shown where {shown} (a divergence, expectation or integral may be "
                                   f"infinite)")
@@ -514,7 +525,7 @@ def _finite_mean(t: sp.Basic, bounded: set) -> bool:
         return False
     for node in sp.preorder_traversal(f):
         if node.is_Atom:
-            if node.is_Symbol and node not in bounded and node.is_real is not True:
+            if node.is_Symbol and node not in bounded and (node.is_real is not True or is_random_symbol(node)):
                 return False
             if node.is_Number and not node.is_finite:
                 return False
@@ -527,6 +538,9 @@ def _finite_mean(t: sp.Basic, bounded: set) -> bool:
             continue
         return False
     return True
+
+
+_JUMPS = (sp.floor, sp.ceiling, sp.sign, sp.Heaviside, sp.Piecewise, sp.frac)
 
 
 def _finite_dummy(t: sp.Basic) -> sp.Dummy:
@@ -591,7 +605,17 @@ def _simplifications(d: sp.Expr, ctx: Context) -> Iterator[sp.Expr | None]:
 
 
 def prove_sign(e: sp.Expr, ctx: Context, strict: bool = False, samples: int = 6) -> Decision:
-    """Decide whether ``e >= 0`` (``e > 0`` if strict) for every value in the domains."""
+    """Decide whether ``e >= 0`` (``e > 0`` if strict) for every value in the domains (and where terms that
+    may be infinite are, see :func:`extended_agree`)."""
+    d = _prove_sign(e, ctx, strict, samples)
+    if d.ok is True:
+        ext = extended_agree(sp.S.Zero, "<" if strict else "<=", e, ctx)
+        if ext.ok is not True:
+            return ext
+    return d
+
+
+def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decision:
     e = canon(e)
     want = "positive" if strict else "nonnegative"
     if getattr(e, f"is_{want}"):

@@ -4,8 +4,8 @@ Everything else in cdpsym proposes: a :class:`~cdpsym.proof.kernel.Chain` is dat
 justification records), a theorem module is data, the claim checker builds data.  The core reads that
 data and decides.  It never calls a method of a user object to decide anything: a justification is
 dispatched on its exact type to one rule function below (a subclass is not a kernel justification), and
-the two callables a justification may carry (``inside=``, ``taylor``'s ``g``) are called once, on a fresh
-symbol, and their result is used only by substitution.
+the two functions a justification may be given (``inside=``, ``taylor``'s ``g``) were called once, when the
+record was built, on a fresh symbol: the core sees only ``(symbol, expression)`` and uses it by substitution.
 
 Each rule returns the relation it *establishes*; the step is closed only when that relation implies the
 claimed one (``=`` gives ``=`` and ``<=``; ``<`` gives ``<`` and ``<=``).  The rules, their relations and
@@ -39,6 +39,7 @@ from cdpsym.errors import ProofError
 from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
+from cdpsym.expr.symbols import is_random_symbol
 from cdpsym.proof.algebra import (BoundVar, Context, Decision, canon, domain_key, equivalent, extended_agree,
                                   opaque_terms, prove_sign)
 from cdpsym.proof.kernel import (OPS, Algebra, Axiom, By, Chain, Fact, Hypothesis, IntervalBound, Induction,
@@ -93,6 +94,13 @@ def register_opaque(*classes: type) -> None:
         _OPAQUE_TYPES.add(cls)
 
 
+#: the sympy node types a kernel statement may contain (besides numbers, symbols, the function whitelist,
+#: registered opaque operators and sign-free undefined functions): no Limit, Derivative, I, AccumBounds ...
+_SYMPY_NODES = {sp.Add, sp.Mul, sp.Pow, sp.Integral, sp.Sum, sp.Product, sp.Tuple, sp.Piecewise,
+                sp.functions.elementary.piecewise.ExprCondPair, sp.LessThan, sp.StrictLessThan, sp.GreaterThan,
+                sp.StrictGreaterThan, sp.Equality, sp.Unequality, sp.And, sp.Or, sp.Not,
+                sp.logic.boolalg.BooleanTrue, sp.logic.boolalg.BooleanFalse}
+
 _SIGN_ASSUMPTIONS = {"positive", "negative", "nonnegative", "nonpositive", "zero", "nonzero", "extended_positive",
                      "extended_negative", "extended_nonnegative", "extended_nonpositive", "integer", "rational",
                      "even", "odd", "prime", "composite"}
@@ -121,6 +129,10 @@ def foreign(e: sp.Basic) -> str | None:
             continue
         if not cls.__module__.startswith("sympy.") or isinstance(node, sp.Symbol):
             return f"{cls.__name__} ({cls.__module__}) is not a sympy class the kernel trusts"
+        if isinstance(node, (sp.Rational, sp.Float)) or node in (sp.pi, sp.E, sp.oo, -sp.oo) or cls in _SYMPY_NODES \
+                or isinstance(node, _TOTAL + (sp.log,)):
+            continue
+        return f"{cls.__name__} is not among the sympy constructs the kernel reasons about"
     if any(isinstance(v, BoundVar) for v in e.free_symbols):
         return "a free canonical bound variable (only canonical forms bind those)"
     return None
@@ -241,6 +253,11 @@ class Quantified:
     variables: Mapping[sp.Symbol, Interval]
     conditions: tuple[Rel, ...]
     relation: Rel
+    free_of: Mapping[str, frozenset] = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.free_of is None:
+            object.__setattr__(self, "free_of", {})
 
 
 def instantiate_bound(fact: Fact, mapping: Mapping[sp.Symbol, sp.Basic]) -> Quantified:
@@ -254,7 +271,10 @@ def instantiate_bound(fact: Fact, mapping: Mapping[sp.Symbol, sp.Basic]) -> Quan
     full = dict(rename)
     full.update(mapping)
     variables = {rename.get(b, b): _subst_dom(d, full) for b, d in fact.variables.items()}
-    return Quantified(variables, tuple(_subst_rel(c, full) for c in fact.conditions), _subst_rel(fact.relation, full))
+    restr = {str(rename.get(b, b)): frozenset(_restrictions(fact).get(str(b), ())) for b in fact.variables
+             if str(b) in _restrictions(fact)}
+    return Quantified(variables, tuple(_subst_rel(c, full) for c in fact.conditions), _subst_rel(fact.relation, full),
+                      restr)
 
 
 def _fact_free_symbols(fact: Fact) -> set:
@@ -798,16 +818,28 @@ def _rule_specialize(why: Specialize, lhs, op, rhs, ctx, chain, stack) -> _Close
                    shown=(subst(lhs, {var: value}), rhs))
 
 
+def _function_record(rec) -> tuple[sp.Symbol, sp.Expr]:
+    if not (isinstance(rec, tuple) and len(rec) == 2 and isinstance(rec[0], sp.Symbol)):
+        raise ProofError("a function must be recorded as (symbol, expression)")
+    return rec[0], as_expr(rec[1])
+
+
+def _possibly_infinite(e: sp.Expr) -> bool:
+    return any(isinstance(t, _BINDERS) or t.is_finite is not True for t in opaque_terms(e))
+
+
 def _rule_taylor(why: Taylor, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     """taylor: g(h) <= g(0) + g'(0) h + M h^2/2 when g is smooth on the reals and g'' <= M there.
     Establishes '<='."""
     if op != "<=":
         return _fail(f"Taylor's bound justifies <=, not {op}")
-    v = sp.Dummy("v", real=True)
-    gv = as_expr(why.g(v))
+    v, gv = _function_record(why.g)
     h, bound = as_expr(why.h), as_expr(why.bound)
     if bound.has(v) or h.has(v):
         return _fail("the bound and the point may not depend on the function's variable")
+    for e in (h, bound):
+        if _possibly_infinite(e):
+            return _Closed("supported", None, f"{e} may be infinite: Taylor's bound is for finite points")
     vctx = ctx.extended({v: Interval()})
     sm = smooth(gv, v, vctx)
     if sm.ok is not True:
@@ -895,6 +927,10 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
         if bad or opaque_terms(value):
             return _fail(f"{fact.name}: {name} = {value} must be free of {sorted(map(str, forbidden))} and of "
                          f"opaque operators")
+    for v, value in mapping.items():
+        if not is_random_symbol(v) and not deterministic(value):
+            return _fail(f"{fact.name}: {v} = {value} is a random quantity, but {v} stands for a number (only "
+                         f"random-variable symbols such as L, X, Z may be instantiated with random quantities)")
     rel = _subst_rel(fact.relation, full)
     # the fact's variables lie in their domains, its conditions hold
     for v, dom in fact.variables.items():
@@ -936,6 +972,20 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
                    tuple(sorted(axioms)), tuple(sorted(rules)))
 
 
+def deterministic(value: sp.Expr) -> bool:
+    """A number rather than a random quantity: outside opaque operators (E[...], Pr[...], D(P||Q) are
+    numbers) it names no random-variable symbol and no sequence of random variables (undefined functions)."""
+    stack = [as_expr(value)]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, _ops.Opaque):
+            continue
+        if isinstance(n, AppliedUndef) or (n.is_Symbol and is_random_symbol(n)):
+            return False
+        stack.extend(n.args)
+    return True
+
+
 def _standing(fact: object, ctx: Context, stack) -> _Closed:
     """May ``fact`` be cited here, and with what status?"""
     from cdpsym.proof.theorem import Part
@@ -955,9 +1005,12 @@ def _standing(fact: object, ctx: Context, stack) -> _Closed:
             return _fail(f"{fact.name} is not a part of a theorem (a copy of a part cannot be cited)")
         partial = _IN_PROGRESS.get(id(theorem))
         if partial is not None:  # a part citing an earlier part of its own theorem
-            done = partial.get(id(fact))
-            if done is None:
+            entry = partial.get(id(fact))
+            if entry is None:
                 return _fail(f"{fact.name} is not proved before this point (circular)")
+            done, checked_print = entry
+            if checked_print != _fingerprint(theorem, fact):
+                return _fail(f"{fact.name} changed after it was checked")
             return _Closed(done.status, None, "", done.axioms, done.rules)
         res = symbolic_check(theorem, stack)
         cert = next((c for c in res.certificates if c.part is fact), None)
@@ -978,12 +1031,18 @@ def _in_scope(fact: Fact, ctx: Context) -> bool:
             return True
         if local.name != fact.name or local.relation.op != fact.relation.op:
             continue
+        if _restrictions(local) != _restrictions(fact):
+            continue
         if _same_quantifier(local, fact) and _same_conditions(local.conditions, fact.conditions):
             inner = _bind(ctx, local.variables)
             if inner is not None and equivalent(local.relation.lhs, fact.relation.lhs, inner).ok is True \
                     and equivalent(local.relation.rhs, fact.relation.rhs, inner).ok is True:
                 return True
     return False
+
+
+def _restrictions(f) -> dict:
+    return {k: frozenset(v) for k, v in dict(getattr(f, "free_of", {}) or {}).items()}
 
 
 def _same_quantifier(a, b) -> bool:
@@ -1118,6 +1177,9 @@ def _local_fact(need: Quantified, ctx: Context) -> str | None:
     for fact in ctx.facts:
         if not _same_quantifier(fact, need) or not implies_op(fact.relation.op, need.relation.op):
             continue
+        have, want = _restrictions(fact), dict(need.free_of)
+        if any(not vals <= want.get(k, frozenset()) for k, vals in have.items()):
+            continue  # the local fact excludes instances the need covers
         if not _same_conditions(fact.conditions, need.conditions):
             continue
         inner = _bind(ctx, fact.variables) if fact.variables else ctx
@@ -1133,7 +1195,7 @@ def _match(why: By, lhs, rhs, rel: Rel, ctx: Context) -> tuple[Decision, str | N
     """Is the step the instance ``A R B`` (or a rewrite, or ``F(A) op F(B)``)?  With the relation it gives."""
     a, b, fop = rel.lhs, rel.rhs, rel.op
     if why.inside is not None:
-        return _congruence(why.inside, lhs, rhs, a, b, fop, ctx)
+        return _congruence(_function_record(why.inside), lhs, rhs, a, b, fop, ctx)
     d = _both(equivalent(lhs, a, ctx), equivalent(rhs, b, ctx))
     if d.ok is True or fop != "=":
         return d, fop
@@ -1153,9 +1215,10 @@ def _match(why: By, lhs, rhs, rel: Rel, ctx: Context) -> tuple[Decision, str | N
 
 
 def _congruence(inside, lhs, rhs, a, b, fop, ctx) -> tuple[Decision, str | None]:
+    w0, fw = inside
     nonneg = prove_sign(a, ctx).ok is True and prove_sign(b, ctx).ok is True
     w = sp.Dummy("w", nonnegative=True) if nonneg else sp.Dummy("w", real=True)
-    fw = as_expr(inside(w))  # called once, on a fresh symbol: its value is used only by substitution
+    fw = subst(fw, {w0: w})
     if not fw.has(w):
         return Decision(None, "the context does not use its argument"), None
     d = _both(equivalent(lhs, subst(fw, {w: a}), ctx), equivalent(rhs, subst(fw, {w: b}), ctx))
@@ -1240,7 +1303,7 @@ class SymbolicResult:
 
 
 _CACHE: dict = {}  # theorem -> (fingerprints, SymbolicResult)
-_IN_PROGRESS: dict[int, dict[int, PartResult]] = {}  # theorem id -> part id -> result
+_IN_PROGRESS: dict[int, dict[int, tuple]] = {}  # theorem id -> part id -> (result, fingerprint checked)
 
 
 def symbolic_check(theorem, stack: tuple[str, ...] = ()) -> SymbolicResult:
@@ -1264,12 +1327,12 @@ def symbolic_check(theorem, stack: tuple[str, ...] = ()) -> SymbolicResult:
         except ProofError as exc:
             ctx = None
             part_results = [PartResult(p.name, "failed", (), str(exc)) for p in theorem.parts]
-        for part in theorem.parts if ctx is not None else ():
+        for part, fp in zip(theorem.parts, prints) if ctx is not None else ():
             pres = _check_part(part, ctx, stack, cited)
             part_results.append(pres)
             axioms.update(pres.axioms)
             rules.update(pres.rules)
-            _IN_PROGRESS[key][id(part)] = pres
+            _IN_PROGRESS[key][id(part)] = (pres, fp)
     finally:
         del _IN_PROGRESS[key]
     if tuple(_fingerprint(theorem, p) for p in theorem.parts) != prints:  # changed while it was checked

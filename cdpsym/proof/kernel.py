@@ -171,13 +171,22 @@ class Sign(Justification):
 
 @dataclass(frozen=True)
 class By(Justification):
-    """An instance of a fact, optionally inside a context ``inside(w)`` (called once, on a fresh symbol)."""
+    """An instance of a fact, optionally inside a context ``inside``.
+
+    ``inside`` may be given as a one-argument function: it is called once, here, on a fresh symbol, and
+    the record keeps the pair ``(symbol, expression)`` -- the core never runs user code.
+    """
 
     fact: Fact
     inst: Mapping[str, object] = field(default_factory=dict)
-    inside: Callable[[sp.Expr], sp.Expr] | None = None
+    inside: "tuple[sp.Symbol, sp.Expr] | Callable[[sp.Expr], sp.Expr] | None" = None
     given: Mapping[str, object] = field(default_factory=dict)
     method = "by"
+
+    def __post_init__(self) -> None:
+        if self.inside is not None and not isinstance(self.inside, tuple):
+            w = sp.Dummy("w", real=True)
+            object.__setattr__(self, "inside", (w, as_expr(self.inside(w))))
 
 
 @dataclass(frozen=True)
@@ -210,12 +219,21 @@ class Numeric(Justification):
 
 @dataclass(frozen=True)
 class Taylor(Justification):
-    """``g(h) <= g(0) + g'(0) h + M h^2/2`` when ``g`` is smooth and ``g'' <= M`` on the reals."""
+    """``g(h) <= g(0) + g'(0) h + M h^2/2`` when ``g`` is smooth and ``g'' <= M`` on the reals.
 
-    g: Callable[[sp.Expr], sp.Expr]
+    ``g`` may be given as a one-argument function: it is called once, here, on a fresh real symbol, and the
+    record keeps ``(symbol, expression)``.
+    """
+
+    g: "tuple[sp.Symbol, sp.Expr] | Callable[[sp.Expr], sp.Expr]"
     h: sp.Expr
     bound: sp.Expr
     method = "taylor"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.g, tuple):
+            v = sp.Dummy("v", real=True)
+            object.__setattr__(self, "g", (v, as_expr(self.g(v))))
 
 
 @dataclass(frozen=True)
