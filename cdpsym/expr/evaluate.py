@@ -54,6 +54,9 @@ class MPContext:
     erfc = staticmethod(mpmath.erfc)
     cosh = staticmethod(mpmath.cosh)
     sinh = staticmethod(mpmath.sinh)
+    sin = staticmethod(mpmath.sin)
+    cos = staticmethod(mpmath.cos)
+    atan = staticmethod(mpmath.atan)
     abs = staticmethod(abs)
 
     @staticmethod
@@ -139,6 +142,15 @@ class ArbContext:
     def sinh(self, x):
         return self.flint.arb(x).sinh()
 
+    def sin(self, x):
+        return self.flint.arb(x).sin()
+
+    def cos(self, x):
+        return self.flint.arb(x).cos()
+
+    def atan(self, x):
+        return self.flint.arb(x).atan()
+
     def abs(self, x):
         return abs(self.flint.arb(x))
 
@@ -160,7 +172,7 @@ class ArbContext:
 
 _FUNCS = {
     sp.exp: "exp", sp.log: "log", sp.tanh: "tanh", sp.erf: "erf", sp.erfc: "erfc",
-    sp.cosh: "cosh", sp.sinh: "sinh", sp.Abs: "abs",
+    sp.cosh: "cosh", sp.sinh: "sinh", sp.Abs: "abs", sp.sin: "sin", sp.cos: "cos", sp.atan: "atan",
 }
 
 

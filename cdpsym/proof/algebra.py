@@ -32,7 +32,7 @@ from cdpsym.expr.evaluate import MPContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
 from cdpsym.expr.symbols import is_random_symbol
 
-__all__ = ["Context", "canon", "equivalent", "extended_agree", "prove_sign", "Decision", "opaque_terms", "check_declaration",
+__all__ = ["Context", "canon", "equivalent", "extended_agree", "finite_value", "prove_sign", "Decision", "opaque_terms", "check_declaration",
            "domain_key"]
 
 SYMBOLIC_SECONDS = 8  # per sympy call: a step that needs longer is undecided, not hung
@@ -60,8 +60,12 @@ class Context:
     facts: tuple = ()  # local hypotheses in scope (cdpsym.proof.kernel.Fact)
 
     def __post_init__(self) -> None:
+        # in order: a domain may name only symbols declared before it (no cycles)
+        earlier = Context.__new__(Context)
+        earlier.domains, earlier.facts = {}, ()
         for v, dom in self.domains.items():
-            check_declaration(v, dom, self)
+            check_declaration(v, dom, earlier)
+            earlier.domains[v] = dom
 
     def extended(self, more: Mapping[sp.Symbol, Interval]) -> "Context":
         d = dict(self.domains)
@@ -150,6 +154,26 @@ def domain_key(dom: Interval) -> tuple:
     return (dom.lo, dom.hi, dom.left_open, dom.right_open, dom.integer)
 
 
+def _empty(dom: Interval, ctx: "Context") -> str | None:
+    """None when the domain is shown to contain a point (an integer, for an integer domain)."""
+    lo, hi = dom.lo, dom.hi
+    if dom.integer:
+        if lo is sp.S.NegativeInfinity or hi is sp.S.Infinity:
+            return None
+        gap = hi - lo - (1 if dom.left_open else 0) - (1 if dom.right_open else 0)
+        if lo.is_Integer and hi.is_Integer:
+            return None if gap >= 0 else "empty"
+        if lo.is_number and hi.is_number:
+            first = sp.floor(lo) + 1 if dom.left_open else sp.ceiling(lo)
+            return None if (first < hi if dom.right_open else first <= hi) else "empty"
+        return None if prove_sign(hi - lo - 2, ctx).ok is True else "not shown to contain an integer"
+    if lo is sp.S.NegativeInfinity or hi is sp.S.Infinity:
+        return None
+    closed = not dom.left_open and not dom.right_open
+    d = prove_sign(hi - lo, ctx, strict=not closed)
+    return None if d.ok is True else ("empty" if d.ok is False else "not shown non-empty")
+
+
 _SIGN_KEYS = ("positive", "nonnegative", "negative", "nonpositive", "nonzero", "zero")
 _DECLARED: set = set()
 
@@ -163,8 +187,8 @@ def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
     """
     if not isinstance(v, sp.Symbol) or isinstance(v, BoundVar):
         raise ProofError(f"only symbols can be declared, got {v!r}")
-    if not isinstance(dom, Interval):
-        raise ProofError(f"the domain of {v} must be an Interval, got {dom!r}")
+    if type(dom) is not Interval:
+        raise ProofError(f"the domain of {v} must be an Interval (not a subclass), got {type(dom).__name__}")
     ends = (dom.lo, dom.hi)
     if any(e.has(sp.nan, sp.zoo) for e in ends) or dom.lo is sp.S.Infinity or dom.hi is sp.S.NegativeInfinity:
         raise ProofError(f"the domain of {v} has a non-finite or undefined endpoint: {dom.describe()}")
@@ -187,6 +211,10 @@ def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
     key = (v, domain_key(dom), deps)
     if key in _DECLARED:
         return
+    empty = _empty(dom, ctx)
+    if empty is not None:
+        raise ProofError(f"the domain of {v}, {dom.describe()}, is {empty}: a variable must range over a set "
+                         f"shown non-empty")
     have = v.assumptions0
     flags: dict[str, bool] = {"real": True}
     if dom.integer:
@@ -421,34 +449,80 @@ def _eval(e: sp.Expr, vals: Mapping) -> mpmath.mpc | mpmath.mpf | None:
         return None
 
 
-def extended_agree(a: sp.Expr, op: str, b: sp.Expr, ctx: "Context | None" = None) -> Decision:
+def _infinite_cases(exprs, ctx: "Context | None", exclude: Mapping | None = None):
+    """The terms of ``exprs`` that may be infinite and, for each way of making some of them infinite, the
+    substitution (the others by finite dummies) and its description.  ``exclude`` maps a term to the
+    infinities it cannot take (known from a fact in hand); local hypotheses ``t <= c`` / ``c <= t`` with
+    ``c`` finite exclude ``+oo`` / ``-oo`` too."""
+    bounded = _bounded_variables(ctx) if ctx is not None else set()
+    found: set = set()
+    for e in exprs:
+        found |= opaque_terms(e)
+    # sympy's finiteness of a sum or integral is not trusted (it calls sum_{j=0}^{1} log j finite)
+    terms = sorted({t for t in found if (isinstance(t, _BINDERS) or t.is_finite is not True)
+                    and not _finite_mean(t, bounded)}, key=sp.default_sort_key)
+    excluded = {t: set(v) for t, v in (exclude or {}).items()}
+    for f in (ctx.facts if ctx is not None else ()):
+        if f.variables or f.conditions:
+            continue
+        rel = f.relation
+        for t, other, side in ((rel.lhs, rel.rhs, "lhs"), (rel.rhs, rel.lhs, "rhs")):
+            if t in terms and not _maybe_infinite(other, bounded):
+                if rel.op == "=":
+                    excluded.setdefault(t, set()).update({sp.oo, -sp.oo})
+                else:
+                    excluded.setdefault(t, set()).add(sp.oo if side == "lhs" else -sp.oo)
+    options = []
+    for t in terms:
+        opts: list = [None]
+        if t.is_extended_nonpositive is not True and sp.oo not in excluded.get(t, ()):
+            opts.append(sp.oo)
+        if t.is_extended_nonnegative is not True and -sp.oo not in excluded.get(t, ()):
+            opts.append(-sp.oo)
+        options.append(opts)
+    return terms, options
+
+
+def _maybe_infinite(e: sp.Expr, bounded: set) -> bool:
+    return any((isinstance(t, _BINDERS) or t.is_finite is not True) and not _finite_mean(t, bounded)
+               for t in opaque_terms(e))
+
+
+def _resolve(v: sp.Expr, ctx: "Context | None") -> sp.Expr:
+    """Decide products ``oo * c`` whose factor's sign sympy leaves open, by a sign proof of ``c``."""
+    if ctx is None or not v.has(sp.oo):
+        return v
+    repl = {}
+    for term in sp.Add.make_args(v):
+        if term.is_Mul and sp.oo in term.args:
+            c = term / sp.oo
+            if c.has(sp.oo, -sp.oo):
+                continue
+            if _prove_sign(c, ctx, True, 0).ok is True:
+                repl[term] = sp.oo
+            elif _prove_sign(-c, ctx, True, 0).ok is True:
+                repl[term] = -sp.oo
+    return v.xreplace(repl) if repl else v
+
+
+def extended_agree(a: sp.Expr, op: str, b: sp.Expr, ctx: "Context | None" = None,
+                   exclude: Mapping | None = None) -> Decision:
     """``a op b`` also when terms that may be infinite (a divergence, an expectation, an integral, a sum)
     are +oo or -oo.
 
     sympy's arithmetic is that of finite numbers (it cancels ``T - T`` and ``T + 1 - T``); a term whose
     finiteness is unknown is therefore also set to each infinity it may take, in every combination (at
-    most four such terms), and the relation must still hold in sympy's extended arithmetic there
-    (``oo - oo`` is undefined, ``oo < oo`` false).  A finite assignment is the caller's symbolic proof.
+    most four such terms).  ``=`` and ``<=``, shown for every finite value, pass to the limit wherever
+    both sides are defined there and continuous; a strict ``<``, or a side with a jump (floor, sign ...),
+    is compared at the infinite point itself.
     """
     if a == b and op in ("=", "<="):
         return Decision(True, "identical")
-    bounded = _bounded_variables(ctx) if ctx is not None else set()
-    # sympy's finiteness of a sum or integral is not trusted (it calls sum_{j=0}^{1} log j finite)
-    terms = sorted({t for t in opaque_terms(a) | opaque_terms(b)
-                    if (isinstance(t, _BINDERS) or t.is_finite is not True) and not _finite_mean(t, bounded)},
-                   key=sp.default_sort_key)
+    terms, options = _infinite_cases((a, b), ctx, exclude)
     if not terms:
         return Decision(True, "no term may be infinite")
     if len(terms) > 4:
         return Decision(None, f"{len(terms)} terms may be infinite: too many to check the infinite cases")
-    options = []
-    for t in terms:
-        opts: list = [None]
-        if t.is_extended_nonpositive is not True:
-            opts.append(sp.oo)
-        if t.is_extended_nonnegative is not True:
-            opts.append(-sp.oo)
-        options.append(opts)
     from itertools import product
 
     finite = {t: _finite_dummy(t) for t in terms}
@@ -460,25 +534,47 @@ def extended_agree(a: sp.Expr, op: str, b: sp.Expr, ctx: "Context | None" = None
         try:
             va, vb = a.xreplace(m), b.xreplace(m)
             if ctx is not None:  # the domains' signs (alpha - 1 > 0) decide products with infinity
-                va, vb = ctx.reparametrize(va), ctx.reparametrize(vb)
+                va, vb = _resolve(ctx.reparametrize(va), ctx), _resolve(ctx.reparametrize(vb), ctx)
             defined = _definite(va) and _definite(vb)
             strict_ok = op != "<" or (defined and sp.Lt(va, vb) is sp.true)
+            if defined and op != "<" and (va.atoms(*_JUMPS) or vb.atoms(*_JUMPS) or a.atoms(*_JUMPS)
+                                          or b.atoms(*_JUMPS)):
+                strict_ok = (va == vb) or ((sp.Eq if op == "=" else sp.Le)(va, vb) is sp.true)
         except (TypeError, ValueError, NotImplementedError, AttributeError, RecursionError):
             defined = strict_ok = False
         if not defined:
             return Decision(None, f"a side is undefined where {shown} (a divergence, expectation or integral may "
                                   f"be infinite)")
-        # '=' and '<=' shown for every finite value pass to the limit wherever both sides are defined there and
-        # continuous; a strict '<', or a side with a jump (floor, sign ...), is checked at the infinite point
-        if op != "<" and (va.atoms(*_JUMPS) or vb.atoms(*_JUMPS) or a.atoms(*_JUMPS) or b.atoms(*_JUMPS)):
-            try:
-                strict_ok = (va == vb) or ((sp.Eq if op == "=" else sp.Le)(va, vb) is sp.true)
-            except (TypeError, ValueError):
-                strict_ok = False
         if not strict_ok:
-            return Decision(None, f"'<' not shown where {shown} (a divergence, expectation or integral may be "
+            return Decision(None, f"'{op}' not shown where {shown} (a divergence, expectation or integral may be "
                                   f"infinite)")
     return Decision(True, "also where the possibly infinite terms are infinite")
+
+
+def finite_value(e: sp.Expr, ctx: "Context | None" = None) -> Decision:
+    """Is ``e`` a finite number even where the terms that may be infinite are?"""
+    terms, options = _infinite_cases((e,), ctx)
+    if not terms:
+        return Decision(True, "no term may be infinite")
+    if len(terms) > 4:
+        return Decision(None, "too many terms may be infinite")
+    from itertools import product
+
+    finite = {t: _finite_dummy(t) for t in terms}
+    for combo in product(*options):
+        if all(c is None for c in combo):
+            continue
+        m = {t: (finite[t] if c is None else c) for t, c in zip(terms, combo)}
+        try:
+            v = e.xreplace(m)
+            v = _resolve(ctx.reparametrize(v), ctx) if ctx is not None else v
+            ok = not v.has(sp.oo, -sp.oo, sp.zoo, sp.nan) and not v.atoms(sp.AccumBounds)
+        except (TypeError, ValueError, NotImplementedError, AttributeError, RecursionError):
+            ok = False
+        if not ok:
+            shown = ", ".join(f"{t} = {c}" for t, c in zip(terms, combo) if c is not None)
+            return Decision(None, f"{e} is not finite where {shown}")
+    return Decision(True, "finite")
 
 
 def _bounded_variables(ctx: "Context") -> set:

@@ -41,7 +41,7 @@ from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
 from cdpsym.expr.symbols import is_random_symbol
 from cdpsym.proof.algebra import (BoundVar, Context, Decision, canon, domain_key, equivalent, extended_agree,
-                                  opaque_terms, prove_sign)
+                                  finite_value, opaque_terms, prove_sign)
 from cdpsym.proof.kernel import (OPS, Algebra, Axiom, By, Chain, Fact, Hypothesis, IntervalBound, Induction,
                                  Numeric, Rel, Sign, Specialize, Step, StepResult, Taylor, compose_ops, implies_op,
                                  weakest)
@@ -129,7 +129,9 @@ def foreign(e: sp.Basic) -> str | None:
             continue
         if not cls.__module__.startswith("sympy.") or isinstance(node, sp.Symbol):
             return f"{cls.__name__} ({cls.__module__}) is not a sympy class the kernel trusts"
-        if isinstance(node, (sp.Rational, sp.Float)) or node in (sp.pi, sp.E, sp.oo, -sp.oo) or cls in _SYMPY_NODES \
+        if isinstance(node, sp.Float):
+            return f"the Float {node} is inexact (sympy rounds sums of Floats): write it as a Rational"
+        if isinstance(node, sp.Rational) or node in (sp.pi, sp.E, sp.oo, -sp.oo) or cls in _SYMPY_NODES \
                 or isinstance(node, _TOTAL + (sp.log,)):
             continue
         return f"{cls.__name__} is not among the sympy constructs the kernel reasons about"
@@ -749,10 +751,19 @@ def _rule_interval(why: IntervalBound, lhs, op, rhs, ctx, chain, stack) -> _Clos
 def _box_covers(syms, box, ctx: Context) -> Decision:
     """Every free symbol has a box that contains its whole declared domain (endpoints enclosed in Arb
     over the boxes of the symbols they name)."""
+    closure, todo = set(), list(syms)
+    while todo:  # a symbol named by another's domain needs a covering box too
+        s0 = todo.pop()
+        if s0 in closure:
+            continue
+        closure.add(s0)
+        d0 = ctx.domains.get(s0)
+        if d0 is not None:
+            todo += list(d0.lo.free_symbols | d0.hi.free_symbols)
     arb = ArbContext(128)
     with arb:
         balls = {s: arb.ball(lo, hi) for s, (lo, hi) in box.items()}
-        for s in sorted(syms, key=str):
+        for s in sorted(closure, key=str):
             dom = ctx.domains.get(s)
             if dom is None:
                 return Decision(None, f"{s} has no declared domain: an interval proof needs one")
@@ -931,6 +942,11 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
         if not is_random_symbol(v) and not deterministic(value):
             return _fail(f"{fact.name}: {v} = {value} is a random quantity, but {v} stands for a number (only "
                          f"random-variable symbols such as L, X, Z may be instantiated with random quantities)")
+        if not is_random_symbol(v):
+            fin = finite_value(value, ctx)
+            if fin.ok is not True:
+                return _Closed("supported", None, f"{fact.name}: {v} = {value} may be infinite; {v} ranges over "
+                                                  f"real numbers ({fin.detail})")
     rel = _subst_rel(fact.relation, full)
     # the fact's variables lie in their domains, its conditions hold
     for v, dom in fact.variables.items():
@@ -1215,6 +1231,25 @@ def _match(why: By, lhs, rhs, rel: Rel, ctx: Context) -> tuple[Decision, str | N
 
 
 def _congruence(inside, lhs, rhs, a, b, fop, ctx) -> tuple[Decision, str | None]:
+    d, op = _congruence_finite(inside, lhs, rhs, a, b, fop, ctx)
+    if d.ok is True and op is not None:
+        w0, fw = inside
+        # the fact in hand bounds its sides: A <= B with B finite means A is not +oo (and B not -oo)
+        exclude: dict = {}
+        if finite_value(b, ctx).ok is True:
+            exclude[a] = {sp.oo} if fop != "=" else {sp.oo, -sp.oo}
+        if finite_value(a, ctx).ok is True:
+            exclude[b] = {-sp.oo} if fop != "=" else {sp.oo, -sp.oo}
+        fa, fb = subst(fw, {w0: a}), subst(fw, {w0: b})
+        ext = extended_agree(fa, op, fb, ctx, exclude)
+        if ext.ok is not True:
+            if op == "<" and extended_agree(fa, "<=", fb, ctx, exclude).ok is True:
+                return d, "<="
+            return ext, None
+    return d, op
+
+
+def _congruence_finite(inside, lhs, rhs, a, b, fop, ctx) -> tuple[Decision, str | None]:
     w0, fw = inside
     nonneg = prove_sign(a, ctx).ok is True and prove_sign(b, ctx).ok is True
     w = sp.Dummy("w", nonnegative=True) if nonneg else sp.Dummy("w", real=True)

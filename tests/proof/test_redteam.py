@@ -407,3 +407,99 @@ def test_round2_e10():
     except ProofError:
         return  # refused at construction
     assert verdicts and not any(v in PROVEN for v in verdicts), verdicts
+
+
+# -- third review (classes A-H) ------------------------------------------------------------------------------
+
+def _t(name, rel, chain, variables=None):
+    from cdpsym.proof import Part, Theorem
+
+    return Theorem(name=name, reference="", source="", title="", variables=dict(variables or {}),
+                   parts=(Part("main", rel, proof=chain),))
+
+
+def _verdict(build):
+    from cdpsym.proof import symbolic_check
+
+    try:
+        return symbolic_check(build()).status
+    except ProofError:
+        return "refused"
+
+
+def test_round3_a_low_precision_float_sum_is_not_one():
+    import sympy as sp
+    from cdpsym.proof import Chain, algebra, eq
+
+    lhs = sp.Add(1, sp.Float("1e-20", 2), evaluate=False)  # sympy rounds it to 1.0 when rebuilt
+    assert _verdict(lambda: _t("r3_float", eq(lhs, 1), Chain(lhs).eq(1, algebra()))) not in PROVEN
+
+
+def test_round3_a_box_must_cover_the_symbols_other_domains_name():
+    import sympy as sp
+    from cdpsym.expr import Interval, x, y
+    from cdpsym.proof import Chain, interval, le
+
+    e = (y - 2) * (y - 2 - sp.Rational(1, 10 ** 6))  # negative for y just above 2, e.g. with x = 50
+    assert _verdict(lambda: _t("r3_box", le(0, e), Chain(sp.S.Zero).le(e, interval({y: (0, sp.Rational(3, 2)),
+                                                                                     x: (0, 1)})),
+                                {x: Interval.open(0, 100), y: Interval.open(0, x)})) not in PROVEN
+
+
+def test_round3_an_empty_chain_variable_domain_is_refused():
+    import sympy as sp
+    from cdpsym.expr import Interval
+    from cdpsym.proof import Chain, interval, le
+
+    c = sp.Symbol("c", real=True)
+    chain = (Chain(sp.S(2), variables={c: Interval.open(1, 0)})
+             .le(2 - 2 * c, interval({c: (0, 0)})).le(0, interval({c: (1, 1)})))
+    assert _verdict(lambda: _t("r3_empty", le(2, 0), chain)) not in PROVEN
+
+
+def test_round3_an_interval_subclass_is_refused():
+    import sympy as sp
+    from cdpsym.expr import Interval, x
+    from cdpsym.proof import Chain, lt, sign
+
+    class Evil(Interval):
+        def reparametrize(self, s):
+            return sp.Dummy(s.name, positive=True)
+
+    e = sp.sin(x) ** 2 + x  # false at x = -1
+    assert _verdict(lambda: _t("r3_subclass", lt(0, e), Chain(sp.S.Zero).lt(e, sign()), {x: Evil()})) not in PROVEN
+
+
+def test_round3_cyclic_domains_are_refused():
+    import sympy as sp
+    from cdpsym.expr import greater_than
+    from cdpsym.proof import Chain, lt, sign
+
+    a1, b1 = sp.Symbol("A1", positive=True), sp.Symbol("B1", real=True)
+    assert _verdict(lambda: _t("r3_cycle", lt(0, a1), Chain(sp.S.Zero).lt(a1, sign()),
+                               {a1: greater_than(b1), b1: greater_than(a1 ** 3)})) not in PROVEN
+
+
+def test_round3_a_monotone_context_with_a_possibly_infinite_term():
+    import sympy as sp
+    from cdpsym.expr.operators import KL, P, Q
+    from cdpsym.proof import Chain, by, lt, sign
+
+    K = KL(P, Q)
+    one_two = _t("r3_12", lt(1, 2), Chain(sp.S.One).lt(2, sign()))
+    assert _verdict(lambda: _t("r3_ctx", lt(K + 1, K + 2), Chain(K + 1).lt(K + 2, by(one_two, inside=lambda w: w + K)))
+                    ) not in PROVEN
+    M = sp.Max(1, K)
+    assert _verdict(lambda: _t("r3_ctx2", lt(M, 2 * M), Chain(M).lt(2 * M, by(one_two, inside=lambda w: M * w)))
+                    ) not in PROVEN
+
+
+def test_round3_a_real_variable_instantiated_with_a_possibly_infinite_term():
+    import sympy as sp
+    from cdpsym.expr import real, x
+    from cdpsym.expr.operators import KL, P, Q
+    from cdpsym.proof import Chain, by, lt, sign
+
+    K = KL(P, Q)
+    succ = _t("r3_succ", lt(x, x + 1), Chain(x).lt(x + 1, sign()), {x: real()})
+    assert _verdict(lambda: _t("r3_inst", lt(K, K + 1), Chain(K).lt(K + 1, by(succ, x=K)))) not in PROVEN
