@@ -361,14 +361,17 @@ def well_defined(e: sp.Expr, ctx: Context) -> Decision:
 
 
 def _walk_defined(e: sp.Basic):
+    """Every subterm whose definedness matters: the arguments of opaque operators and the two sides of an
+    event too (``E[n/(x - 2)]`` is undefined at x = 2), but not the bodies of integrals and sums (a
+    measure-zero singularity is allowed there: the value is typed as a possibly infinite term)."""
     stack = [e]
     while stack:
         n = stack.pop()
         yield n
-        if isinstance(n, OPAQUE) or isinstance(n, AppliedUndef) or isinstance(n, _BINDERS):
-            continue  # an opaque term, an integral: typed by its operator, not looked into
-        if isinstance(n, sp.Basic) and not isinstance(n, sp.core.relational.Relational):
-            stack.extend(n.args)
+        if isinstance(n, _BINDERS):
+            continue
+        if isinstance(n, sp.Basic):
+            stack.extend(a for a in n.args if isinstance(a, sp.Basic))
 
 
 def _extended_positive(a: sp.Expr, ctx: Context) -> Decision:
@@ -491,6 +494,9 @@ def check_step(why: object, lhs: sp.Expr, op: str, rhs: sp.Expr, ctx: Context, c
         x = cross_check(a, op, b, scope)
     except ProofError as exc:
         return StepResult("failed", method, str(exc))
+    except (TypeError, ValueError, ArithmeticError, AttributeError, RecursionError, NotImplementedError) as exc:
+        # sympy gave up inside a decider: not a refutation, and never a proof
+        return StepResult("supported", method, f"undecided: sympy raised {type(exc).__name__}: {exc}")
     if x.ok is False:
         return StepResult("failed", method, f"kernel inconsistency: the step was closed by {method} but is "
                           f"false at a point of its domain ({x.detail})", c.axioms, x.point, c.rules)

@@ -503,3 +503,21 @@ def test_round3_a_real_variable_instantiated_with_a_possibly_infinite_term():
     K = KL(P, Q)
     succ = _t("r3_succ", lt(x, x + 1), Chain(x).lt(x + 1, sign()), {x: real()})
     assert _verdict(lambda: _t("r3_inst", lt(K, K + 1), Chain(K).lt(K + 1, by(succ, x=K)))) not in PROVEN
+
+
+# -- found by the slow kernel fuzzer (10^4 chains) ----------------------------------------------------------
+
+def test_fuzz_an_expectation_of_an_undefined_quantity_is_not_equal_to_itself():
+    """E[n/(x - 2)] = E[n/(x - 2)] for x >= 0 is undefined at x = 2 (it was 'identical canonical forms')."""
+    import sympy as sp
+    from cdpsym.expr import Interval, nonnegative
+    from cdpsym.expr.operators import Expect, Prob
+    from cdpsym.expr.symbols import X
+    from cdpsym.proof import Chain, algebra, eq
+
+    n, x = sp.Symbol("n", integer=True, positive=True), sp.Symbol("x", real=True)
+    e = Expect(n / (x - 2))
+    assert _verdict(lambda: _t("fz_div", eq(e, e), Chain(e).eq(e, algebra()),
+                               {n: Interval.closed(1, 10, integer=True), x: nonnegative()})) not in PROVEN
+    e2 = Expect(X ** 2 + Prob(sp.StrictGreaterThan(X, sp.sqrt(x))))
+    assert _verdict(lambda: _t("fz_sqrt", eq(e2, e2), Chain(e2).eq(e2, algebra()), {x: Interval()})) not in PROVEN
