@@ -703,6 +703,20 @@ def _simplifications(d: sp.Expr, ctx: Context) -> Iterator[sp.Expr | None]:
 def prove_sign(e: sp.Expr, ctx: Context, strict: bool = False, samples: int = 6) -> Decision:
     """Decide whether ``e >= 0`` (``e > 0`` if strict) for every value in the domains (and where terms that
     may be infinite are, see :func:`extended_agree`)."""
+    key = (e, strict, samples, frozenset(ctx.domains.items()), tuple(ctx.facts))  # facts bound infinities
+    hit = _SIGN_CACHE.get(key)
+    if hit is not None:
+        return hit
+    if len(_SIGN_CACHE) > 20000:
+        _SIGN_CACHE.clear()
+    _SIGN_CACHE[key] = d = _prove_sign_extended(e, ctx, strict, samples)
+    return d
+
+
+_SIGN_CACHE: dict = {}
+
+
+def _prove_sign_extended(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decision:
     d = _prove_sign(e, ctx, strict, samples)
     if d.ok is True:
         ext = extended_agree(sp.S.Zero, "<" if strict else "<=", e, ctx)
@@ -714,9 +728,13 @@ def prove_sign(e: sp.Expr, ctx: Context, strict: bool = False, samples: int = 6)
 def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decision:
     e = canon(e)
     want = "positive" if strict else "nonnegative"
-    if getattr(e, f"is_{want}"):
+    # sympy's assumption queries can evaluate integrals numerically: they run under the time limit too
+    if _try(lambda x: getattr(x, f"is_{want}"), e):
         return Decision(True, f"sympy: {want} under the assumptions")
-    (ea,), mapping = _abstract([e])
+    abstracted = _try(lambda x: _abstract([x]), e)
+    if abstracted is None:
+        return Decision(None, "sign not decided (sympy's assumption queries timed out)")
+    (ea,), mapping = abstracted
     rng = random.Random(20261122)
     # with opaque terms sampled as free values a negative sample is not a counterexample
     samples = samples if not (ea.free_symbols & set(mapping.values())) else 0

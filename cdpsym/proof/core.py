@@ -317,7 +317,21 @@ def _outside_limits(e: sp.Basic):
             stack.extend(n.args)
 
 
+_DEFINED_CACHE: dict = {}
+
+
 def well_defined(e: sp.Expr, ctx: Context) -> Decision:
+    """Cached :func:`_well_defined` (a chain's sides recur: each step's right side is the next one's left)."""
+    key = (e, frozenset(ctx.domains.items()))
+    hit = _DEFINED_CACHE.get(key)
+    if hit is None:
+        if len(_DEFINED_CACHE) > 20000:
+            _DEFINED_CACHE.clear()
+        hit = _DEFINED_CACHE[key] = _well_defined(e, ctx)
+    return hit
+
+
+def _well_defined(e: sp.Expr, ctx: Context) -> Decision:
     """Is ``e`` a finite real number at every point of the scope?
 
     Denominators are shown non-zero, logarithms' and non-integer powers' bases positive (non-negative
@@ -328,6 +342,13 @@ def well_defined(e: sp.Expr, ctx: Context) -> Decision:
     if reason:
         return Decision(False, reason)
     for node in _walk_defined(e):
+        if isinstance(node, _BINDERS):
+            # the body must be defined on the open range of the bound variable (an endpoint singularity is
+            # allowed: the value is typed as possibly infinite), and so must the limits
+            d = _binder_defined(node, ctx)
+            if d.ok is not True:
+                return d
+            continue
         if isinstance(node, _UNSUPPORTED_BINDERS):
             return Decision(None, f"{type(node).__name__} is not supported in kernel statements")
         if node.is_Pow:
@@ -358,6 +379,44 @@ def well_defined(e: sp.Expr, ctx: Context) -> Decision:
     return Decision(True, "well defined")
 
 
+
+
+def _binder_defined(node: sp.Basic, ctx: Context) -> Decision:
+    body, limits = node.function, node.limits
+    inner = ctx
+    for var, *ends in limits:
+        if len(ends) != 2:
+            return Decision(None, f"{node}: a binder needs both limits")
+        for end in ends:
+            if end not in (sp.oo, -sp.oo):
+                d = well_defined(end, inner)
+                if d.ok is not True:
+                    return d
+        fresh = sp.Dummy(var.name, **({"integer": True} if not isinstance(node, sp.Integral) else {"real": True}))
+        body = body.xreplace({var: fresh})
+        lo, hi = ends
+        if isinstance(node, sp.Integral):
+            if lo == hi:
+                continue
+            ranges = [Interval(sp.Min(lo, hi), sp.Max(lo, hi), True, True), Interval()]
+        else:
+            ranges = [Interval(lo, hi, False, False, True), Interval(lo, sp.oo, False, True, True),
+                      Interval(integer=True)]
+        # the range itself when it can be declared (shown non-empty ...), else a larger one: asking the body
+        # to be defined on more than the range is only stronger
+        for dom in ranges:
+            try:
+                inner2 = inner.extended({fresh: dom})
+                break
+            except ProofError:
+                continue
+        else:
+            return Decision(None, f"{node}: the range of its variable cannot be declared")
+        inner = inner2
+    d = well_defined(body, inner)
+    if d.ok is not True:
+        return Decision(None if d.ok is None else None, f"inside {type(node).__name__}: {d.detail}")
+    return d
 
 
 def _walk_defined(e: sp.Basic):

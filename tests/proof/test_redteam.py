@@ -521,3 +521,17 @@ def test_fuzz_an_expectation_of_an_undefined_quantity_is_not_equal_to_itself():
                                {n: Interval.closed(1, 10, integer=True), x: nonnegative()})) not in PROVEN
     e2 = Expect(X ** 2 + Prob(sp.StrictGreaterThan(X, sp.sqrt(x))))
     assert _verdict(lambda: _t("fz_sqrt", eq(e2, e2), Chain(e2).eq(e2, algebra()), {x: Interval()})) not in PROVEN
+
+
+def test_fuzz_an_integral_of_an_undefined_integrand_is_not_proved():
+    """Found by the slow fuzzer: integrands undefined for a whole range of the parameter."""
+    import sympy as sp
+    from cdpsym.expr import Interval
+    from cdpsym.proof import Chain, algebra, eq, le, sign
+
+    x, t = sp.Symbol("x", real=True), sp.Symbol("t", real=True)
+    i1 = sp.Integral(t ** 2 * sp.exp(t * sp.log(x)), (t, 0, 1))  # log(x) undefined for x <= 0
+    i2 = sp.Integral(t / (x ** 2 * (t ** 2 + 1)), (t, 0, 2))  # undefined at x = 0
+    dom = {x: Interval.closed(-1, 1)}
+    assert _verdict(lambda: _t("fz_int1", eq(i1, i1), Chain(i1).eq(i1, algebra()), dom)) not in PROVEN
+    assert _verdict(lambda: _t("fz_int2", le(i2, i2 + 1), Chain(i2).le(i2 + 1, sign()), dom)) not in PROVEN
