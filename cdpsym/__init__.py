@@ -2,10 +2,13 @@
 
 Each theorem is one object: a sympy statement with hypotheses, a proof chain
 the kernel checks step by step, numbers checked at high precision against an
-independent ground truth, and generated LaTeX.  The library lives in the
-``theorems`` package (``from theorems import gaussian_zcdp``).
+independent ground truth, and generated LaTeX.  The library is the
+``cdpsym.theorems`` package (``from cdpsym.theorems import gaussian_zcdp``); in a
+source checkout it is the top-level ``theorems/`` folder, also importable as
+``theorems`` (one library under two names: :mod:`cdpsym._alias`).
 """
 
+import cdpsym._alias  # noqa: F401  (first: makes ``theorems`` and ``cdpsym.theorems`` one library)
 from cdpsym.errors import CdpsymError, InvalidParameter, PrecisionError, ProofError, UnknownName
 from cdpsym.expr.domains import Interval
 from cdpsym.notions import RDP, TCDP, ZCDP, ApproxDP, MeanConcentratedDP, PureDP
@@ -14,6 +17,14 @@ from cdpsym.verify.report import Report
 import cdpsym.render  # noqa: E402,F401  (attaches Theorem.latex / _repr_latex_)
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):  # ``cdpsym.theorems`` without an explicit import
+    if name == "theorems":
+        import importlib
+
+        return importlib.import_module("cdpsym.theorems")
+    raise AttributeError(f"module 'cdpsym' has no attribute {name!r}")
 
 __all__ = [
     "ApproxDP", "Axiom", "CdpsymError", "Chain", "Hypothesis", "Interval", "InvalidParameter",

@@ -12,97 +12,269 @@ Subjects are parsed by the claim grammar (:mod:`cdpsym.claims.grammar`) and
 numbers by the safe expression parser (:mod:`cdpsym.expr.parse`): exactly,
 ``1e-10`` is 10^-10; nothing is evaluated.
 
-Exit codes: 0 success; 1 a theorem failed verification; 2 the requested
-digits could not be certified (``epsilon``/``delta``/``calibrate``); 3 bad
-input (an unknown theorem name, a bad option, a malformed subject or number,
-a parameter outside its domain) — with a one-line message, never a
-traceback.
+Budgets.  Every command takes ``--timeout SECONDS`` (default 30; for
+``verify`` 60 *per theorem*, plus 0.01 s per ``--examples``) and ``--memory MB``
+(default 4096: the address space, ``RLIMIT_AS``).  Work whose cost is known in advance is refused up
+front: ``verify --dps`` at most 2000, ``--examples`` at most 10000 (``0``
+skips the property checks), ``--digits`` at most 1000, ``--k`` at most 10^9,
+and an expression at most 2000 characters.  Output is buffered and printed only
+when the command succeeds: a command that runs out of time or memory prints
+one line on stderr and nothing on stdout.  Run as a command (``main()``
+without arguments), the work happens in a forked child that the parent kills
+5 s past its deadline even if it is stuck in native code.
+
+Exit codes: 0 success; 1 a theorem failed verification; 2 no answer within the
+means: the requested digits could not be certified, or the time or memory
+budget ran out; 3 bad input (an unknown theorem name, a bad option, a
+malformed subject or number, a parameter outside its domain) — with a one-line
+message naming the parameter, the (abbreviated) value and the column, never a
+traceback; 4 a bug in cdpsym (``internal error``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
+import re
 import sys
 import time
 from typing import Sequence
 
+from cdpsym.budget import Budget, BudgetExceeded
 from cdpsym.errors import CdpsymError
 
 __all__ = ["main"]
 
-EXIT_OK, EXIT_FAILED, EXIT_UNCERTIFIED, EXIT_BAD_INPUT = 0, 1, 2, 3
+EXIT_OK, EXIT_FAILED, EXIT_UNCERTIFIED, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3, 4
+
+#: ``verify --dps``: the working precision of the numeric check
+MIN_DPS, MAX_DPS = 15, 2000
+#: ``verify --examples``: property-check examples per theorem (0 skips the property checks)
+MAX_EXAMPLES = 10000
+#: ``--timeout`` default (seconds) per command; for ``verify`` it is per theorem
+DEFAULT_TIMEOUT = {"list": 30.0, "verify": 60.0, "latex": 30.0, "epsilon": 30.0, "delta": 30.0, "calibrate": 30.0}
+MAX_TIMEOUT = 86400.0
+#: ``verify`` without ``--timeout``: seconds added to the budget per requested property example
+EXAMPLE_SECONDS = 0.01
+#: ``--memory`` (MB of address space)
+DEFAULT_MEMORY, MIN_MEMORY, MAX_MEMORY = 4096, 256, 1 << 20
+#: longest echo of a user's value in a message, and longest message
+SHOWN, MESSAGE_LIMIT = 60, 500
+
+
+def _shown(text: str) -> str:
+    """A user's value as echoed in a message: quoted, control characters escaped, at most ~60 characters."""
+    if len(text) <= SHOWN:
+        return repr(text)
+    return repr(text[: SHOWN - 10] + "…") + f" ({len(text)} characters)"
+
+
+def _one_line(message: str) -> str:
+    """*message* as one printable line: newlines become spaces, other control characters are escaped,
+    runs of more than 80 characters without a space are cut, and the whole is at most ~500 characters."""
+    message = message.replace("\r\n", " ").replace("\n", " ")
+    message = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in message)
+    message = re.sub(r"\S{81,}", lambda m: m.group(0)[:60] + f"…[{len(m.group(0))} characters]", message)
+    if len(message) > MESSAGE_LIMIT:
+        message = message[: MESSAGE_LIMIT - 100] + " … " + message[-97:]
+    return message
+
+
+def _fail(message: str, prefix: str = "error") -> None:
+    print(f"cdpsym: {prefix}: {_one_line(message)}" if prefix else f"cdpsym: {_one_line(message)}",
+          file=sys.stderr, flush=True)
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse exits 2 with usage; we keep 3 for bad input
-        self.print_usage(sys.stderr)
-        print(f"cdpsym: error: {message}", file=sys.stderr)
+    def error(self, message: str) -> None:  # argparse exits 2 with usage; we keep 3 for bad input, on one line
+        _fail(f"{message} (see `{self.prog} --help`)")
         raise SystemExit(EXIT_BAD_INPUT)
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= MAX_TIMEOUT:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be a number of seconds in (0, {MAX_TIMEOUT:g}], got {_shown(text)}")
+    return value
+
+
+def _megabytes(text: str) -> int:
+    try:
+        value = int(text) if len(text) < 20 else -1
+    except ValueError:
+        value = -1
+    if not MIN_MEMORY <= value <= MAX_MEMORY:
+        raise argparse.ArgumentTypeError(f"must be a whole number of megabytes between {MIN_MEMORY} and "
+                                         f"{MAX_MEMORY}, got {_shown(text)}")
+    return value
+
+
+def _budget_options(parser: argparse.ArgumentParser, command: str) -> None:
+    seconds = DEFAULT_TIMEOUT[command]
+    if command == "verify":  # None: 60 s, plus 0.01 s per requested property example (see _verify_timeout)
+        default, shown = None, f"{seconds:g}, plus {EXAMPLE_SECONDS:g} s per --examples"
+        what = "time budget per theorem"
+    else:
+        default, shown, what = seconds, f"{seconds:g}", "time budget"
+    parser.add_argument("--timeout", type=_seconds, default=default, metavar="SECONDS",
+                        help=f"{what} (default {shown}); when it runs out: a one-line message, nothing on stdout, "
+                             "exit 2")
+    parser.add_argument("--memory", type=_megabytes, default=DEFAULT_MEMORY, metavar="MB",
+                        help=f"memory budget, address space in MB (default {DEFAULT_MEMORY}; at least {MIN_MEMORY})")
+
+
+def _verify_timeout(args) -> float:  # type: ignore[no-untyped-def]
+    """``verify``'s budget per theorem: ``--timeout``, else 60 s plus 0.01 s per requested example."""
+    if args.timeout is not None:
+        return args.timeout
+    return DEFAULT_TIMEOUT["verify"] + EXAMPLE_SECONDS * (args.examples or 0)
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="cdpsym", description="Proof-checking and derivation workbench for differential privacy.")
+    from cdpsym import __version__
+
+    p = _Parser(prog="cdpsym", description="Proof-checking and derivation workbench for differential privacy.",
+                epilog="Every command takes --timeout SECONDS and --memory MB. Exit codes: 0 success, 1 a theorem "
+                       "failed verification, 2 no answer within the means (digits not certifiable, time or memory "
+                       "budget exceeded), 3 bad input.")
+    p.add_argument("--version", action="version", version=f"cdpsym {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    lp = sub.add_parser("list", help="the theorem library: name, REFERENCE item, source, statement")
+    lp = sub.add_parser("list", help="the theorem library: name, REFERENCE item, source, statement",
+                        description="The theorem library. The table fits 100 columns (long sources and statements "
+                                    "are cut with '…' or wrapped); --json and --markdown give the full text.")
     lp.add_argument("--json", action="store_true", help="machine-readable output")
     lp.add_argument("--axioms", action="store_true", help="also list the trusted base (cited axioms)")
     lp.add_argument("--markdown", action="store_true", help="the catalogue as a Markdown table (docs/catalogue.md)")
+    _budget_options(lp, "list")
 
     vp = sub.add_parser("verify", help="verify theorems (all by default): symbolic, numeric, property")
     vp.add_argument("names", nargs="*", metavar="NAME", help="theorems to verify (default: the whole library)")
     vp.add_argument("--json", action="store_true", help="print a JSON list of reports")
-    vp.add_argument("--dps", type=int, default=50, help="working precision of the numeric check (default 50)")
-    vp.add_argument("--examples", type=int, default=None, help="property-check examples per theorem")
+    vp.add_argument("--dps", type=int, default=50, metavar="N",
+                    help=f"working precision of the numeric check, {MIN_DPS}..{MAX_DPS} (default 50; precision costs "
+                         "time: the quadratures of some axioms take minutes above about 150 digits)")
+    vp.add_argument("--examples", type=int, default=None, metavar="N",
+                    help=f"property-check examples per theorem, 0..{MAX_EXAMPLES} (default: the theorem's own; "
+                         "0 skips the property checks, so a verdict is at best 'supported')")
     vp.add_argument("--no-axioms", action="store_true", help="skip the numeric checks of the cited axioms")
     vp.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    _budget_options(vp, "verify")
 
     xp = sub.add_parser("latex", help="the derivation as LaTeX")
     xp.add_argument("name", metavar="NAME")
     xp.add_argument("--standalone", action="store_true", help="a complete document (compiles with pdflatex)")
+    _budget_options(xp, "latex")
 
     _accounting_parsers(sub)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    try:
-        if args.command == "list":
-            return _list(args)
-        if args.command == "verify":
-            return _verify(args)
-        if args.command == "latex":
-            return _latex(args)
-        if args.command in ("epsilon", "delta", "calibrate"):
-            from cdpsym.errors import PrecisionError
+    """Run the command; returns the exit code (argparse errors, ``--help`` and ``--version`` raise SystemExit).
 
-            try:
-                return _ACCOUNTING[args.command](args)
-            except PrecisionError as exc:
-                print(f"cdpsym: cannot certify: {exc}", file=sys.stderr)
-                return EXIT_UNCERTIFIED
+    With *argv* (in-process use, tests) the budgets are enforced in this process: a timer and
+    ``RLIMIT_AS``, both restored afterwards.  Without (the ``cdpsym`` command) the work runs in a
+    forked child that is killed if it overruns its deadline by 5 s (native code ignores timers).
+    """
+    args = _parser().parse_args(argv)
+    if args.command == "verify":
+        args.timeout = _verify_timeout(args)
+    if argv is None:
+        from cdpsym.budget import supervise
+
+        return supervise(lambda: _run(args), memory_hint=f"--memory {args.memory} MB")
+    return _run(args)
+
+
+def _run(args) -> int:  # type: ignore[no-untyped-def]
+    """Execute parsed *args* within their budgets; stdout is written only if the command succeeds."""
+    budget = Budget(args.timeout, args.memory, label=_LABELS.get(args.command, f"cdpsym {args.command}"),
+                    hint=_TIME_HINT.get(args.command, "raise it with --timeout SECONDS"))
+    out = io.StringIO()
+    try:
+        with budget, contextlib.redirect_stdout(out):
+            code = _dispatch(args, budget)
     except CdpsymError as exc:
-        print(f"cdpsym: error: {exc}", file=sys.stderr)
+        from cdpsym.errors import PrecisionError
+
+        if isinstance(exc, PrecisionError):
+            _fail(f"{exc}", prefix="cannot certify")
+            return EXIT_UNCERTIFIED
+        _fail(str(exc))
         return EXIT_BAD_INPUT
+    except BudgetExceeded:
+        _fail(budget.message(), prefix="")
+        return EXIT_UNCERTIFIED
+    except MemoryError:
+        _fail(f"memory budget exceeded: {budget.label} needed more than {args.memory} MB "
+              "(raise it with --memory MB)", prefix="")
+        return EXIT_UNCERTIFIED
+    except RecursionError:
+        _fail(f"{budget.label} nested too deeply (Python's recursion limit); try a simpler input",
+              prefix="cannot answer")
+        return EXIT_UNCERTIFIED
     except KeyboardInterrupt:
         print("cdpsym: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # `cdpsym list | head`: the reader left; not an error
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
     except Exception as exc:  # noqa: BLE001 - a bug in cdpsym: say so in one line
         import os
 
         if os.environ.get("CDPSYM_DEBUG"):
             raise
-        print(f"cdpsym: internal error: {type(exc).__name__}: {exc} (set CDPSYM_DEBUG=1 for the traceback)",
-              file=sys.stderr)
-        return 4
-    return EXIT_BAD_INPUT
+        _fail(f"{type(exc).__name__}: {exc} (set CDPSYM_DEBUG=1 for the traceback)", prefix="internal error")
+        return EXIT_INTERNAL
+    if code in (EXIT_OK, EXIT_FAILED):
+        try:
+            sys.stdout.write(out.getvalue())
+            sys.stdout.flush()
+        except BrokenPipeError:  # `cdpsym list | head`: the reader left; not an error
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return code
+
+
+#: what the time budget covers, per command (``verify`` re-arms it per theorem)
+_LABELS = {"list": "listing the library", "latex": "rendering the derivation", "epsilon": "computing epsilon",
+           "delta": "computing delta", "calibrate": "calibrating"}
+_TIME_HINT = {"verify": "the budget is per theorem; raise it with --timeout SECONDS"}
+
+
+def _dispatch(args, budget: Budget) -> int:  # type: ignore[no-untyped-def]
+    if args.command == "list":
+        return _list(args)
+    if args.command == "verify":
+        return _verify(args, budget)
+    if args.command == "latex":
+        return _latex(args)
+    return _ACCOUNTING[args.command](args)
+
+
+def _library():  # type: ignore[no-untyped-def]
+    from cdpsym import theorems
+
+    return theorems
+
+
+def _theorem(name: str):  # type: ignore[no-untyped-def]
+    """The theorem or axiom called *name*; an unknown name gets close matches, the name abbreviated."""
+    theorems = _library()
+    known = [t.name for t in theorems.LIBRARY] + [a.name for a in theorems.AXIOMS]
+    if name in known:
+        return theorems.get(name)
+    import difflib
+
+    close = difflib.get_close_matches(name[:200], known, n=3) if len(name) < 200 else []
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    from cdpsym.errors import UnknownName
+
+    raise UnknownName(f"no theorem named {_shown(name)}; {hint}`cdpsym list --axioms` shows all {len(known)}")
 
 
 def _statement(thm) -> str:
@@ -110,7 +282,7 @@ def _statement(thm) -> str:
 
 
 def _list(args) -> int:
-    import theorems
+    theorems = _library()
 
     rows = [{"name": t.name, "reference": t.reference, "source": t.source, "title": t.title,
              "statement": _statement(t), "kind": "theorem"} for t in theorems.LIBRARY]
@@ -127,28 +299,57 @@ def _list(args) -> int:
             cells = [f"`{r['name']}`", r["kind"], r["reference"], r["source"], r["statement"]]
             print("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
         return EXIT_OK
-    _table(["name", "ref", "source", "statement"],
-           [[r["name"], r["reference"], r["source"], r["statement"]] for r in rows])
+    _list_table(rows, _width())
     return EXIT_OK
 
 
-def _verify(args) -> int:
-    import theorems
+def _width() -> int:
+    """Columns for a text table: the terminal's, between 60 and 100."""
+    import shutil
 
-    if args.dps < 15 or args.dps > 10000:
-        raise_bad(f"--dps must be between 15 and 10000, got --dps={args.dps}")
+    return max(60, min(100, shutil.get_terminal_size((100, 24)).columns))
+
+
+def _list_table(rows: list[dict], width: int) -> None:
+    """Two lines per entry: name, reference and source; then the statement, indented and wrapped."""
+    import textwrap
+
+    name_w = max([len("name")] + [len(r["name"]) for r in rows])
+    ref_w = max([len("ref")] + [len(r["reference"]) for r in rows])
+    source_w = max(20, width - name_w - ref_w - 4)
+    print(f"{'name'.ljust(name_w)}  {'ref'.ljust(ref_w)}  source")
+    print("    statement")
+    print("-" * min(width, name_w + ref_w + 4 + source_w))
+    for r in rows:
+        print(f"{r['name'].ljust(name_w)}  {r['reference'].ljust(ref_w)}  {_short_source(r['source'], source_w)}"
+              .rstrip())
+        for line in textwrap.wrap(r["statement"], width, initial_indent="    ", subsequent_indent="      ",
+                                  break_on_hyphens=False):
+            print(line)
+
+
+def _verify(args, budget: Budget) -> int:  # type: ignore[no-untyped-def]
+    if not MIN_DPS <= args.dps <= MAX_DPS:
+        raise_bad(f"--dps must be between {MIN_DPS} and {MAX_DPS}, got --dps {args.dps}")
+    if args.examples is not None and not 0 <= args.examples <= MAX_EXAMPLES:
+        raise_bad(f"--examples must be between 0 and {MAX_EXAMPLES} (0 skips the property checks), "
+                  f"got --examples {args.examples}")
+    budget.arm(label="loading the theorem library")
+    theorems = _library()
     if args.names:
-        targets = [theorems.get(n) for n in args.names]
+        targets = [_theorem(n) for n in args.names]
     else:
         targets = list(theorems.LIBRARY) + ([] if args.no_axioms else list(theorems.AXIOMS))
+    from cdpsym.verify.runner import verify_theorem
+
     reports = []
     t0 = time.perf_counter()
     for i, thm in enumerate(targets, 1):
-        if not args.quiet and not args.json:
+        budget.arm(label=f"verifying {thm.name}")
+        if not args.quiet:  # progress on stderr, also with --json (stdout carries only the result)
             print(f"[{i}/{len(targets)}] verifying {thm.name} …", file=sys.stderr, flush=True)
-        from cdpsym.verify.runner import verify_theorem
-
         reports.append(verify_theorem(thm, dps=args.dps, property_examples=args.examples))
+    budget.arm(label="reporting")
     failed = [r for r in reports if r.verdict == "failed"]
     if args.json:
         print(json.dumps([r.to_json() for r in reports], indent=2, default=str))
@@ -164,6 +365,8 @@ def _verify(args) -> int:
         print(f"\n{len(reports)} verified in {total:.1f} s: {summary}")
         for r in failed:
             _explain(r)
+    if not args.quiet and args.json:
+        print(f"{len(reports)} verified in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
     return EXIT_FAILED if failed else EXIT_OK
 
 
@@ -173,9 +376,51 @@ def raise_bad(msg: str) -> None:
     raise InvalidParameter(msg)
 
 
-def _short_source(source: str) -> str:
-    """``Bun & Steinke 2016, Prop 1.3 and Lemma 3.5, arXiv:1605.02065`` -> without the arXiv id."""
-    return ", ".join(p for p in source.split(", ") if not p.startswith("arXiv:"))[:48]
+def _short_source(source: str, width: int = 48) -> str:
+    """A citation for a table: arXiv ids dropped, then parenthetical remarks elided, then cut at a word.
+
+    >>> _short_source("Dwork & Rothblum 2016, Lemma 3.6, arXiv:1603.01887v2 (Hoeffding 1963, eq. 4.16)")
+    'Dwork & Rothblum 2016, Lemma 3.6 (…)'
+    >>> _short_source("Bun & Steinke 2016, Prop 1.3 and Lemma 3.5, arXiv:1605.02065")
+    'Bun & Steinke 2016, Prop 1.3 and Lemma 3.5'
+    """
+    text = re.sub(r"[,;]?\s*arXiv:[^\s,;()]+", "", source).strip(" ,;")
+    text = re.sub(r"\s+", " ", text)
+    if len(text) > width:
+        text = _elide_parentheses(text)
+    return _clip(text, width)
+
+
+def _elide_parentheses(text: str) -> str:
+    """Replace each outermost ``(...)`` by ``(…)``."""
+    out, depth = [], 0
+    for ch in text:
+        if ch == "(":
+            if depth == 0:
+                out.append("(…")
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                out.append(")")
+        elif depth == 0:
+            out.append(ch)
+    return "".join(out) + (")" if depth else "")
+
+
+def _clip(text: str, width: int) -> str:
+    """*text* in at most *width* characters, cut at a word boundary with '…'.
+
+    >>> _clip("Steinke 2022, Composition Basics (seed 002), homogeneous form", 40)
+    'Steinke 2022, Composition Basics (seed…'
+    """
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1]
+    space = cut.rfind(" ")
+    if space >= width // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
 
 
 def _num(r) -> str:
@@ -210,9 +455,7 @@ def _explain(r) -> None:
 
 
 def _latex(args) -> int:
-    import theorems
-
-    thm = theorems.get(args.name)
+    thm = _theorem(args.name)
     if not hasattr(thm, "parts"):
         raise_bad(f"{args.name} is an axiom (cited, no derivation); `cdpsym latex` takes a theorem")
     print(thm.latex(standalone=args.standalone))
@@ -221,15 +464,25 @@ def _latex(args) -> int:
 
 # -- accounting: epsilon, delta, calibrate ------------------------------------------------------------------
 
+_NUMBERS_HELP = """\
+Numbers are exact, never floats: 1e-10 (= 10^-10), 0.25, 1/3, 2^-20, and + - * / ^ of these. Mechanism
+parameters (sensitivity, sigma, scale, the eps of RandomizedResponse and of DP(...)) and --sensitivity may
+also be irrational: sqrt(2), exp(-20), log(3), pi/4. --delta, --eps, --k, and rho, alpha and the eps of RDP
+must be rational. At most 2000 characters and 10^-2000 .. 10^2000 each.
+"""
+
 _SUBJECT_HELP = """\
 SUBJECT is a mechanism or a notion, e.g.
   Gaussian(sensitivity=1, sigma=2)     Laplace(sensitivity=1, scale=1)     RandomizedResponse(eps=0.1)
-  compose(k=1000, Gaussian(1, 2))      compose(Gaussian(1, 2), Laplace(1, 3), k=10)
+  compose(k=1000, Gaussian(1, 2))      compose(Gaussian(1, 2), Gaussian(2, 3), k=10)
   zCDP(rho=1/2)  or  0.5-zCDP          RDP(alpha=8, eps=1/2)
   DP(eps=1)  or  1-DP                  compose(k=100, DP(eps=0.1))   (pure DP: its exact worst case,
                                                                        randomized response, Kairouz-Oh-Viswanath)
-Numbers are exact: 1e-10, 0.25, 1/3, 2^-20, sqrt(2), exp(-20).
-"""
+  DP(1, 1e-6)  or  (1, 1e-6)-DP        compose(DP(1, 1e-6), DP(0.5), k=10)   (the optimal composition)
+A composition is accounted exactly when its parts are all Gaussian, or all randomized responses and DP
+notions; compositions of Laplace mechanisms (scales rational multiples of one another) get certified
+two-sided bounds; other mixtures (Gaussian with Laplace, say) are refused.
+""" + _NUMBERS_HELP
 
 _EPSILON_HELP = """\
 Certified epsilon for (epsilon, DELTA)-DP: a mechanism's exact least epsilon (an Arb ball, rounded up), or
@@ -250,39 +503,49 @@ calibrate gaussian --eps E --delta D [--k K] [--sensitivity S]
 calibrate pure-dp --eps E --delta D [--k K]
     the largest per-step eps0 such that every K-fold composition of eps0-DP mechanisms is (E, D)-DP
     (exact, Kairouz-Oh-Viswanath; rounded down: any eps0 at most the printed value works)
-K defaults to 1, S to 1; numbers are exact (1e-6 is 10^-6).
-"""
+K (an integer, 1 .. 10^9) defaults to 1, S to 1.
+""" + _NUMBERS_HELP
+
+
+def _max_digits() -> int:
+    try:
+        from cdpsym.accounting.certified import MAX_DIGITS
+    except ImportError:  # pragma: no cover
+        return 1000
+    return MAX_DIGITS
 
 
 def _accounting_parsers(sub) -> None:  # type: ignore[no-untyped-def]
     fmt = argparse.RawDescriptionHelpFormatter
 
-    def common(parser: argparse.ArgumentParser) -> None:
+    def common(parser: argparse.ArgumentParser, command: str) -> None:
         parser.add_argument("--digits", type=int, default=None, metavar="N",
-                            help="certified significant digits (default: the accountant's, 10)")
+                            help="certified significant digits, 1..1000 (default: the accountant's, 10)")
         parser.add_argument("--json", action="store_true", help="print the certified result as JSON")
+        _budget_options(parser, command)
 
     ep = sub.add_parser("epsilon", help="certified epsilon of a mechanism or notion at a given delta",
                         description=_EPSILON_HELP + _SUBJECT_HELP, formatter_class=fmt)
     ep.add_argument("subject", metavar="SUBJECT", help="a mechanism or notion (see above)")
-    ep.add_argument("--delta", required=True, metavar="D", help="delta in (0, 1), exact (1e-10 is 10^-10)")
-    common(ep)
+    ep.add_argument("--delta", required=True, metavar="D", help="delta in (0, 1), rational, exact (1e-10 is 10^-10)")
+    common(ep, "epsilon")
 
     dp = sub.add_parser("delta", help="certified delta of a mechanism at a given epsilon",
                         description=_DELTA_HELP + _SUBJECT_HELP, formatter_class=fmt)
     dp.add_argument("subject", metavar="SUBJECT", help="a mechanism or pure-DP notion (see above)")
-    dp.add_argument("--eps", required=True, metavar="E", help="epsilon >= 0, exact")
-    common(dp)
+    dp.add_argument("--eps", required=True, metavar="E", help="epsilon >= 0, rational, exact")
+    common(dp, "delta")
 
     cp = sub.add_parser("calibrate", help="smallest Gaussian sigma / largest pure-DP eps0 for a target (eps, delta)",
                         description=_CALIBRATE_HELP, formatter_class=fmt)
     cp.add_argument("target", choices=["gaussian", "pure-dp"], metavar="{gaussian,pure-dp}",
                     help="what to calibrate: the Gaussian noise sigma, or the per-step pure-DP eps0")
-    cp.add_argument("--eps", required=True, metavar="E", help="target epsilon")
-    cp.add_argument("--delta", required=True, metavar="D", help="target delta in (0, 1)")
-    cp.add_argument("--k", default="1", metavar="K", help="number of compositions (default 1)")
-    cp.add_argument("--sensitivity", default=None, metavar="S", help="sensitivity (gaussian only; default 1)")
-    common(cp)
+    cp.add_argument("--eps", required=True, metavar="E", help="target epsilon > 0, rational")
+    cp.add_argument("--delta", required=True, metavar="D", help="target delta in (0, 1), rational")
+    cp.add_argument("--k", default="1", metavar="K", help="number of compositions, 1..10^9 (default 1)")
+    cp.add_argument("--sensitivity", default=None, metavar="S",
+                    help="sensitivity > 0, may be irrational (gaussian only; default 1)")
+    common(cp, "calibrate")
 
 
 def _number(option: str, text: str):  # type: ignore[no-untyped-def]
@@ -292,7 +555,7 @@ def _number(option: str, text: str):  # type: ignore[no-untyped-def]
     try:
         return parse_number(text)
     except ParseError as exc:
-        raise type(exc)(f"{option} {text!r}: {exc}", text=exc.text, position=exc.position) from None
+        raise type(exc)(f"{option} {_shown(text)}: {exc}", text=exc.text, position=exc.position) from None
 
 
 def _count(option: str, text: str) -> int:
@@ -300,21 +563,62 @@ def _count(option: str, text: str) -> int:
 
     value = _number(option, text)
     if not (value.is_Integer and 1 <= value <= MAX_K):
-        raise_bad(f"{option} must be a positive integer at most 10^9, got {option} {text}")
+        raise_bad(f"{option} must be a positive integer at most 10^9, got {option} {_shown(text)}")
     return int(value)
 
 
-def _subject(text: str):  # type: ignore[no-untyped-def]
+def _subject(text: str, where: dict | None = None):  # type: ignore[no-untyped-def]
     from cdpsym.claims import ParseError, parse_subject
 
     try:
-        return parse_subject(text, symbols=None)
+        return parse_subject(text, symbols=None, where=where)
     except ParseError as exc:
-        raise type(exc)(f"SUBJECT {text!r}: {exc}", text=exc.text, position=exc.position) from None
+        raise type(exc)(f"SUBJECT {_shown(text)}: {exc}", text=exc.text, position=exc.position) from None
 
 
 def _digits_kw(args) -> dict:  # type: ignore[no-untyped-def]
-    return {} if args.digits is None else {"digits": args.digits}
+    if args.digits is None:
+        return {}
+    if not 1 <= args.digits <= _max_digits():
+        raise_bad(f"--digits must be between 1 and {_max_digits()}, got --digits {args.digits}")
+    return {"digits": args.digits}
+
+
+#: the accountant's parameter name -> how the command line calls it (``rdp_eps`` is RDP's eps)
+_PARAMETER_NAMES = {"rdp_eps": "eps"}
+_RATIONAL_ONLY = re.compile(r"^(?P<name>\w+) must be rational here \(.*?\), got \w+=(?P<value>.*)$")
+
+
+@contextlib.contextmanager
+def _origins(**origins: tuple[str, str, int | None]):  # type: ignore[no-untyped-def]
+    """Errors of the accountant about a parameter name where it came from: ``name=(label, text, offset)``.
+
+    ``epsilon "zCDP(rho=sqrt(2))"`` -> ``SUBJECT 'zCDP(rho=sqrt(2))' at column 6: rho must be rational ...``.
+    """
+    from cdpsym.errors import InvalidParameter
+    from cdpsym.expr.parse import ParseError
+
+    try:
+        yield
+    except ParseError:
+        raise
+    except InvalidParameter as exc:
+        message = str(exc)
+        head = re.match(r"(\w+)\b", message)
+        name = head.group(1) if head else ""
+        if name not in origins:
+            raise
+        label, text, offset = origins[name]
+        shown = _PARAMETER_NAMES.get(name, name)
+        m = _RATIONAL_ONLY.match(message)
+        if m:
+            message = (f"{shown} must be a rational number here, got {shown}={m.group('value')} (a decimal 1e-6, a "
+                       "fraction 1/3 or a power 2^-20; irrational values such as sqrt(2) are accepted only as "
+                       "mechanism parameters and --sensitivity)")
+        elif shown != name:
+            message = re.sub(rf"\b{name}\b", shown, message)
+        column = f" at column {offset + 1}" if offset is not None else ""
+        raise InvalidParameter(f"{label} {_shown(text)}{column}: {message}") from None
 
 
 def _pure_dp_worst_case(subject):  # type: ignore[no-untyped-def]
@@ -350,9 +654,19 @@ def _mechanism_for(subject, command: str):  # type: ignore[no-untyped-def]
     if worst is not None:
         return worst, (f"every mechanism satisfying {subject!r} is dominated by {worst!r}, which attains it "
                        "(Kairouz-Oh-Viswanath)")
-    what = ("a mechanism, zCDP(rho=...), RDP(alpha=..., eps=...), DP(eps=...) or a composition of DP(eps=...)"
-            if command == "epsilon" else "a mechanism, DP(eps=...) or a composition of DP(eps=...)")
-    raise_bad(f"cdpsym {command} takes {what}; got {subject!r}")
+    from cdpsym.accounting.pure_dp import DPComposition
+
+    approx = DPComposition.from_subject(subject)  # (eps, delta)-DP notions and compositions of them
+    if approx is not None:
+        return approx, ("the optimal composition: every (eps_i, delta_i)-DP mechanism is a post-processing of a "
+                        "four-outcome randomized response, and their products attain it (Kairouz-Oh-Viswanath, "
+                        "Murtagh-Vadhan)")
+    what = ("a mechanism, zCDP(rho=...), RDP(alpha=..., eps=...), DP(eps=...), DP(eps=..., delta=...) or a "
+            "composition of DP notions" if command == "epsilon"
+            else "a mechanism, DP(eps=...), DP(eps=..., delta=...) or a composition of DP notions")
+    from cdpsym.expr.parse import shorten
+
+    raise_bad(f"cdpsym {command} takes {what}; got {shorten(repr(subject), SHOWN)}")
     return None, None  # pragma: no cover - raise_bad raises
 
 
@@ -394,16 +708,23 @@ def _epsilon(args) -> int:  # type: ignore[no-untyped-def]
     from cdpsym import accounting
     from cdpsym.notions import RDP, ZCDP
 
-    subject = _subject(args.subject)
+    where: dict = {}
+    subject = _subject(args.subject, where)
     delta = _number("--delta", args.delta)
+    digits = _digits_kw(args)
+    flags = {"delta": ("--delta", args.delta, None), "digits": ("--digits", str(args.digits), None)}
+    at = {name: ("SUBJECT", args.subject, where.get(name)) for name in ("rho", "alpha", "eps")}
     if isinstance(subject, ZCDP):
-        return _zcdp(subject, delta, args)
+        with _origins(rho=at["rho"], **flags):
+            return _zcdp(subject, delta, args, digits)
     if isinstance(subject, RDP):
-        result = accounting.rdp_epsilon(alpha=subject.alpha, rdp_eps=subject.eps, delta=delta, **_digits_kw(args))
+        with _origins(alpha=at["alpha"], rdp_eps=at["eps"], **flags):
+            result = accounting.rdp_epsilon(alpha=subject.alpha, rdp_eps=subject.eps, delta=delta, **digits)
         _print_result(result, repr(subject), None, args.json)
         return EXIT_OK
     mechanism, note = _mechanism_for(subject, "epsilon")
-    result = accounting.epsilon(mechanism, delta=delta, **_digits_kw(args))
+    with _origins(**flags):
+        result = accounting.epsilon(mechanism, delta=delta, **digits)
     _print_result(result, repr(subject), note, args.json)
     return EXIT_OK
 
@@ -417,10 +738,10 @@ _ZCDP_ROWS = [
 ]
 
 
-def _zcdp(subject, delta, args) -> int:  # type: ignore[no-untyped-def]
+def _zcdp(subject, delta, args, digits: dict) -> int:  # type: ignore[no-untyped-def]
     from cdpsym import accounting
 
-    results = accounting.zcdp_epsilon(rho=subject.rho, delta=delta, **_digits_kw(args))
+    results = accounting.zcdp_epsilon(rho=subject.rho, delta=delta, **digits)
     if args.json:
         payload = {key: c.to_json() for key, c in results.items()}
         payload["subject"] = repr(subject)
@@ -445,8 +766,10 @@ def _delta(args) -> int:  # type: ignore[no-untyped-def]
 
     subject = _subject(args.subject)
     eps = _number("--eps", args.eps)
+    digits = _digits_kw(args)
     mechanism, note = _mechanism_for(subject, "delta")
-    result = accounting.delta(mechanism, eps=eps, **_digits_kw(args))
+    with _origins(eps=("--eps", args.eps, None), digits=("--digits", str(args.digits), None)):
+        result = accounting.delta(mechanism, eps=eps, **digits)
     _print_result(result, repr(subject), note, args.json)
     return EXIT_OK
 
@@ -457,15 +780,20 @@ def _calibrate(args) -> int:  # type: ignore[no-untyped-def]
     eps = _number("--eps", args.eps)
     delta = _number("--delta", args.delta)
     k = _count("--k", args.k)
+    digits = _digits_kw(args)
+    flags = {"eps": ("--eps", args.eps, None), "delta": ("--delta", args.delta, None), "k": ("--k", args.k, None),
+             "digits": ("--digits", str(args.digits), None)}
     if args.target == "gaussian":
         sensitivity = _number("--sensitivity", args.sensitivity) if args.sensitivity is not None else 1
-        result = accounting.calibrate_sigma(eps=eps, delta=delta, k=k, sensitivity=sensitivity, **_digits_kw(args))
+        with _origins(sensitivity=("--sensitivity", str(args.sensitivity or 1), None), **flags):
+            result = accounting.calibrate_sigma(eps=eps, delta=delta, k=k, sensitivity=sensitivity, **digits)
         label = "sigma"
         meaning = "the smallest sufficient sigma, rounded up: any sigma at least this works"
     else:
         if args.sensitivity is not None:
             raise_bad("--sensitivity applies to `calibrate gaussian` only")
-        result = accounting.calibrate_eps0(eps=eps, delta=delta, k=k, **_digits_kw(args))
+        with _origins(**flags):
+            result = accounting.calibrate_eps0(eps=eps, delta=delta, k=k, **digits)
         label = "eps0"
         meaning = "the largest sufficient per-step eps0, rounded down: any eps0 at most this works"
     if args.json:
@@ -486,10 +814,7 @@ def _table(header: list[str], rows: list[list[str]]) -> None:
     widths = [min(w, 70) for w in widths]
 
     def fmt(row):
-        cells = []
-        for x, w in zip(row, widths):
-            s = str(x)
-            cells.append(s if len(s) <= w else s[: w - 1] + "…")
+        cells = [_clip(str(x), w) for x, w in zip(row, widths)]
         return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
 
     print(fmt(header))

@@ -6,7 +6,7 @@ are for misuse (bad parameters, unknown names).
 
 from __future__ import annotations
 
-__all__ = ["CdpsymError", "InvalidParameter", "UnknownName", "PrecisionError", "ProofError"]
+__all__ = ["CdpsymError", "InvalidParameter", "UnknownName", "PrecisionError", "ResourceLimit", "ProofError"]
 
 
 class CdpsymError(Exception):
@@ -26,6 +26,12 @@ class UnknownName(CdpsymError, KeyError):
 
 class PrecisionError(CdpsymError, ArithmeticError):
     """The requested accuracy could not be reached at the allowed precision."""
+
+
+class ResourceLimit(PrecisionError):
+    """A well-formed query refused up front because its predictable cost (time, memory) is beyond a documented
+    limit; the message says which limit and what to change.  A :class:`PrecisionError`, so the command line
+    exits 2 ("could not certify") for it."""
 
 
 class ProofError(CdpsymError, TypeError):

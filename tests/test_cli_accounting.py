@@ -229,7 +229,7 @@ BAD_WITHOUT_ACCOUNTING = [
     (["epsilon", "Gaussian(1, 2)", "--delta", "1/0"], "division by zero"),
     (["epsilon", "Gaussian(1, 2)"], "the following arguments are required: --delta"),
     (["epsilon", "tCDP(rho=1, omega=2)", "--delta", "1e-6"], "cdpsym epsilon takes a mechanism"),
-    (["epsilon", "(1, 1e-6)-DP", "--delta", "1e-6"], "cdpsym epsilon takes a mechanism"),
+    (["epsilon", "CDP(mu=1, tau=1)", "--delta", "1e-6"], "cdpsym epsilon takes a mechanism"),
     (["delta", "zCDP(rho=1)", "--eps", "1"], "cdpsym delta takes a mechanism"),
     (["delta", "Gaussian(1, 2)", "--eps", "x"], "--eps 'x': unknown name 'x'"),
     (["calibrate", "laplace", "--eps", "1", "--delta", "1e-6"], "invalid choice"),
@@ -258,7 +258,7 @@ BAD_FOR_THE_ACCOUNTANT = [
     (["epsilon", "Gaussian(1, 2)", "--delta", "0"], "delta"),
     (["epsilon", "Gaussian(1, 2)", "--delta", "2"], "delta"),
     (["epsilon", "Gaussian(1, 2)", "--delta", "1e-6", "--digits", "0"], "digits"),
-    (["delta", "Gaussian(1, 2)", "--eps", "-1"], "eps"),
+    (["epsilon", "Gaussian(1, 2)", "--delta", "-1e-6"], "delta"),
     (["calibrate", "gaussian", "--eps=-1", "--delta", "1e-6"], "eps"),
     (["calibrate", "pure-dp", "--eps", "1", "--delta", "1.5"], "delta"),
 ]

@@ -28,7 +28,9 @@ import math
 
 from flint import arb, ctx, fmpq
 
-from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, arb_to_fraction, certified_from_ball,
+from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, arb_to_fraction,
+                                         bits_for_digits, certified_from_interval, certified_rational, certify, require_closed_unit,
+                                         require_composition_count,
                                          certify_root, check_digits, exact_input, real_input, require_count,
                                          require_nonnegative, require_open_unit, require_positive, solve_monotone,
                                          text, to_arb)
@@ -39,11 +41,18 @@ from cdpsym.errors import InvalidParameter
 __all__ = ["calibrate_sigma", "calibrate_eps0"]
 
 
-def _inputs(eps: object, delta: object, k: object) -> tuple[fmpq, fmpq, int]:
+#: calibrate_eps0 certifies eps up to this (beyond it the float estimates of the profile overflow)
+MAX_CALIBRATION_EPS = 10 ** 6
+
+
+def _inputs(eps: object, delta: object, k: object, closed: bool = False) -> tuple[fmpq, fmpq, int]:
     eps_q = exact_input(eps, "eps")
     delta_q = exact_input(delta, "delta")
     require_nonnegative(eps_q, "eps", eps)
-    require_open_unit(delta_q, "delta", delta)
+    if closed:
+        require_closed_unit(delta_q, "delta", delta)
+    else:
+        require_open_unit(delta_q, "delta", delta)
     return eps_q, delta_q, require_count(k, "k")
 
 
@@ -55,7 +64,13 @@ def calibrate_sigma(eps: object, delta: object, k: object = 1, sensitivity: obje
     '4.224678890'
     """
     check_digits(digits)
-    eps_q, delta_q, kk = _inputs(eps, delta, k)
+    eps_q, delta_q, kk = _inputs(eps, delta, k, closed=True)
+    if delta_q == 0:
+        raise InvalidParameter("delta=0: no sigma works (a Gaussian mechanism is never (eps, 0)-DP: its privacy loss "
+                               "is unbounded), so the smallest sigma is +infinity; ask for delta > 0")
+    if delta_q == 1:
+        raise InvalidParameter("delta=1: every sigma > 0 works ((eps, 1)-DP holds for every mechanism), so there is "
+                               "no smallest sigma; ask for delta < 1")
     sens = real_input(sensitivity, "sensitivity")
     require_positive(sens, "sensitivity", sensitivity)
     query = {"eps": text(eps), "delta": text(delta), "k": str(kk), "sensitivity": text(sensitivity),
@@ -66,8 +81,13 @@ def calibrate_sigma(eps: object, delta: object, k: object = 1, sensitivity: obje
         scale = to_arb(sens) * arb(kk).sqrt()
         sigma_hi = scale / lo  # the safe end (μ_lo gives the larger σ)
         sigma_lo = scale / hi
-        return certified_from_ball("sigma", sigma_lo.union(sigma_hi), digits, method, query, True)
+        return certified_from_interval("sigma", sigma_lo, sigma_hi, digits, method, query, True)
 
+    if eps_q == 0:  # δ(0; μ) = erf(μ/(2√2)): μ* = 2√2 erfinv(δ) in closed form (δ = 10^-1000 is fine too)
+        return certify("sigma", lambda prec: to_arb(sens) * arb(kk).sqrt() / (2 * arb(2).sqrt() * arb(delta_q).erfinv()),
+                       digits=digits, query=query, what="the calibrated sigma",
+                       method="analytic Gaussian calibration (BW18, R-E4) at eps = 0: sigma = sqrt(k) sensitivity / "
+                              "(2 sqrt(2) erfinv(delta)), as delta(0; mu) = erf(mu/(2 sqrt 2))")
     return gaussian_mu_bracket(eps_q, delta_q, accept, digits)
 
 
@@ -80,23 +100,44 @@ def calibrate_eps0(eps: object, delta: object, k: object, *, digits: int = DEFAU
     '0.01061996444'
     """
     check_digits(digits)
-    eps_q, delta_q, kk = _inputs(eps, delta, k)
+    eps_q, delta_q, kk = _inputs(eps, delta, k, closed=True)
     query = {"eps": text(eps), "delta": text(delta), "k": str(kk), "digits": str(digits)}
     method = "optimal composition (KOV15, R-F7) inverted in eps0; bracket proved"
+    require_composition_count(kk, "the optimal pure-DP composition")
+    floor_q = eps_q / kk  # at eps0 <= eps/k, k eps0 <= eps and delta = 0 (and delta > 0 above it)
+    if delta_q == 0:
+        return certified_rational("eps0", floor_q, digits, query=query,
+                                  method="delta = 0: the k-fold composition is (eps, 0)-DP iff k eps0 <= eps; "
+                                         "eps0 = eps/k")
+    if delta_q == 1:
+        raise InvalidParameter("delta=1: every eps0 works ((eps, 1)-DP holds for every mechanism), so there is no "
+                               "largest eps0; ask for delta < 1")
+    if not eps_q <= MAX_CALIBRATION_EPS:
+        raise InvalidParameter(f"eps={text(eps)} is outside the range calibrate_eps0 certifies (0 <= eps <= "
+                               f"{MAX_CALIBRATION_EPS}); for larger eps, eps0 >= eps/k always works")
     ef, log_t = float(eps_q), float(-(-arb(delta_q).log()).mid())
-    floor = ef / kk  # at eps0 <= eps/k, k eps0 <= eps and delta = 0
+    floor = ef / kk
     L = -log_t
-    # a starting point: eps0-DP is (eps0^2/2)-zCDP, and rho = (sqrt(L+eps) - sqrt(L))^2 is (eps, delta)-DP (R-C4)
+    # a starting point: eps0-DP is (eps0^2/2)-zCDP, and rho = (sqrt(L+eps) - sqrt(L))^2 is (eps, delta)-DP (R-C4);
+    # for eps near 0, delta(0) ~ eps0 sqrt(k/(2 pi)) (the total variation of k-fold randomized response)
     start = math.sqrt(2 / kk) * (math.sqrt(L + ef) - math.sqrt(L))
-    start = max(start, floor * 1.000001, 1e-300)
+    start = max(start, math.exp(log_t) * math.sqrt(2 * math.pi / kk) / 2, floor * 1.000001, 1e-300)
 
-    def h(x: float) -> tuple[float, float]:
-        log_d, slope = homogeneous_delta_estimate(kk, x, ef)
-        return log_d - log_t, slope
+    def h(u: float) -> tuple[float, float]:  # in u = log eps0: log delta is close to linear in u where eps0 is small
+        log_d, slope_u = homogeneous_delta_estimate(kk, math.exp(u), ef, per_log=True)
+        return log_d - log_t, slope_u
 
-    guess = solve_monotone(h, start, decreasing=False, lo=floor)
-    if not (guess > 0 and math.isfinite(guess)):
-        raise InvalidParameter(f"could not locate eps0 for eps={text(eps)}, delta={text(delta)}, k={kk}")
+    try:
+        guess = math.exp(solve_monotone(h, math.log(start), decreasing=False, lo=math.log(floor) if floor > 0
+                                        else -math.inf))
+    except (ValueError, OverflowError, ZeroDivisionError):
+        guess = start
+    if not (guess > 1e-300 and math.isfinite(guess)):
+        guess = start
+    with ctx.workprec(64):
+        # below the float range (delta = 1e-1000 at eps = 0: eps0 ~ 1e-1003), start from delta(0) ~ eps0 sqrt(k/(2 pi))
+        tiny = arb(delta_q) * (2 * arb.pi() / kk).sqrt() / 2
+        guess_ball = arb(guess) if guess > 1e-300 or not tiny < 1e-300 else tiny.max(arb(floor_q) * 2)
 
     def exact_point(x: arb) -> fmpq:
         fr = arb_to_fraction(x)
@@ -106,16 +147,22 @@ def calibrate_eps0(eps: object, delta: object, k: object, *, digits: int = DEFAU
         return homogeneous_delta_ball(kk, exact_point(x), eps_q, _trunc_bits(ctx.prec, kk)) - arb(delta_q)
 
     def newton(x: arb) -> arb:
-        log_d, slope = homogeneous_delta_estimate(kk, float(x.mid()), ef)
-        if not math.isfinite(log_d) or not math.isfinite(slope) or slope == 0:
+        try:
+            log_d, slope_u = homogeneous_delta_estimate(kk, float(x.mid()), ef, per_log=True)
+        except (ValueError, OverflowError, ZeroDivisionError):  # x below the float range: delta ~ x near eps = 0
+            log_d, slope_u = 0.0, 1.0
+        if not math.isfinite(log_d) or not math.isfinite(slope_u) or slope_u == 0:
             return x
         value = homogeneous_delta_ball(kk, exact_point(x), eps_q, _trunc_bits(ctx.prec, kk))
         if not value > 0:
             return x
-        return x - (value.log() - arb(delta_q).log()) / slope  # Newton on log δ with an estimated slope
+        # Newton on log δ in log ε0, with an estimated slope: x e^{-(log δ - log δ_t)/slope_u}
+        return x * (-(value.log() - arb(delta_q).log()) / slope_u).exp()
 
     def accept(lo: arb, hi: arb) -> Certified | None:
-        return certified_from_ball("eps0", lo.union(hi), digits, method, query, True)
+        return certified_from_interval("eps0", lo, hi, digits, method, query, True)
 
-    return certify_root(f, newton, arb(guess), decreasing=False, accept=accept, digits=digits,
-                        what="the calibrated eps0")
+    # the walk keeps _trunc_bits(prec, k) = prec - 20 - log2 k bits: start where that still certifies the digits
+    return certify_root(f, newton, guess_ball, decreasing=False, accept=accept, digits=digits,
+                        what="the calibrated eps0", prec=bits_for_digits(digits) + 40 + 2 * kk.bit_length(),
+                        refine_first=digits > 12 or not guess > 1e-300)

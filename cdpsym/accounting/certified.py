@@ -71,6 +71,9 @@ __all__ = [
     "text",
     "check_digits",
     "require_open_unit",
+    "require_closed_unit",
+    "require_composition_count",
+    "MAX_COUNT",
     "require_positive",
     "require_nonnegative",
     "require_count",
@@ -79,6 +82,8 @@ __all__ = [
     "round_ball",
     "certify",
     "certified_from_ball",
+    "certified_from_interval",
+    "certified_rational",
     "bits_for_digits",
     "exact_mid",
     "prove_sign",
@@ -193,16 +198,32 @@ def real_input(value: object, name: str) -> Real:
 
 @functools.lru_cache(maxsize=2048)
 def _sympy_arb(expr: sp.Expr, prec: int) -> arb:
+    """A ball for *expr* at *prec* bits; evaluated at more bits when cancellation leaves it too wide.
+
+    ``1 - tanh(100)`` (about ``2.8e-87``) is a ball around ``0`` at 64 bits and
+    exact to all 64 bits at 512: the evaluation precision is doubled (up to
+    :data:`MAX_PREC`) until the ball is finite with at least ``prec/2``
+    relative bits, then rounded back to *prec* (still an enclosure).
+    """
     from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 
-    try:
-        with ArbContext(prec) as context:
-            value = evaluate(expr, {}, context)
-            value = arb(value)
-    except (NotEvaluable, ZeroDivisionError, ValueError, TypeError) as exc:
-        raise InvalidParameter(f"cannot enclose {expr} in ball arithmetic: {exc}") from None
-    if not value.is_finite():
-        raise InvalidParameter(f"{expr} is not a finite real number")
+    p = prec
+    while True:
+        try:
+            with ArbContext(p) as context:
+                value = arb(evaluate(expr, {}, context))
+        except (NotEvaluable, ZeroDivisionError, ValueError, TypeError) as exc:
+            raise InvalidParameter(f"cannot enclose {text(expr)} in ball arithmetic: {exc}") from None
+        if value.is_finite() and (value.rel_accuracy_bits() >= prec // 2 or p >= MAX_PREC):
+            break
+        if p >= MAX_PREC:
+            raise InvalidParameter(
+                f"{text(expr)} could not be enclosed in a finite ball even at {MAX_PREC} bits of working precision "
+                "(it is infinite, undefined, or within 2^-32768 of a singularity such as a division by zero)")
+        p = min(MAX_PREC, 4 * p)
+    if p != prec:
+        with ctx.workprec(prec):
+            value = +value
     return value
 
 
@@ -213,15 +234,78 @@ def to_arb(x: Real) -> arb:
     return _sympy_arb(x, ctx.prec)
 
 
+#: numbers whose numerator or denominator has more bits than this are echoed abbreviated (about 300 digits)
+_TEXT_BITS = 1000
+#: strings longer than this are echoed abbreviated
+_TEXT_CHARS = 400
+
+
+def _rational_parts(value: object) -> tuple[int, int] | None:
+    """``(numerator, denominator)`` of an exact rational input, else ``None``."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value, 1
+    if isinstance(value, Fraction):
+        return value.numerator, value.denominator
+    if isinstance(value, fmpq):
+        return int(value.p), int(value.q)
+    if isinstance(value, fmpz):
+        return int(value), 1
+    if isinstance(value, sp.Rational):
+        return int(value.p), int(value.q)
+    return None
+
+
+def abbreviate_rational(n: int, d: int) -> str:
+    """``n/d`` written out, or — when it has hundreds of digits — a 12-digit approximation saying so.
+
+    Never converts a huge integer to a string (Python refuses beyond 4300 digits).
+
+    >>> abbreviate_rational(1, 3)
+    '1/3'
+    >>> abbreviate_rational(1, 10**5000)
+    '~1.00000000000e-5000 (an exact rational: numerator of 1 digits, denominator of 5001 digits; abbreviated)'
+    """
+    if max(n.bit_length(), d.bit_length()) <= _TEXT_BITS:
+        return str(n) if d == 1 else f"{n}/{d}"
+    with ctx.workprec(64 + 8):
+        approx = arb(fmpq(n, d)).str(12, radius=False, more=True)
+    if d == 1:
+        return f"~{approx} (an exact integer of {_digit_count(abs(n))} digits, abbreviated)"
+    return (f"~{approx} (an exact rational: numerator of {_digit_count(abs(n)) if n else 1} digits, "
+            f"denominator of {_digit_count(d)} digits; abbreviated)")
+
+
+def _digit_count(n: int) -> int:
+    """The number of decimal digits of ``n > 0``, without converting it to a string."""
+    e = max(0, int((n.bit_length() - 1) * 0.30102999566398120))
+    while 10 ** (e + 1) <= n:
+        e += 1
+    while e > 0 and 10 ** e > n:
+        e -= 1
+    return e + 1
+
+
 def text(value: object) -> str:
-    """How an input is echoed in ``Certified.query``: strings as given, numbers exactly."""
+    """How an input is echoed in ``Certified.query``: strings as given, numbers exactly (huge ones abbreviated)."""
     if isinstance(value, str):
-        return value.strip()
+        value = value.strip()
+        if len(value) > _TEXT_CHARS:
+            return f"{value[:60]}...{value[-20:]} ({len(value)} characters, abbreviated)"
+        return value
     if isinstance(value, float):
         return repr(value)
-    if isinstance(value, Fraction):
-        return str(value)
-    return str(value)
+    parts = _rational_parts(value)
+    if parts is not None:
+        return abbreviate_rational(*parts)
+    try:
+        out = str(value)
+    except ValueError:  # a sympy expression holding an integer too long to print
+        return f"<a {type(value).__name__} too long to print>"
+    if len(out) > _TEXT_CHARS:
+        return f"{out[:60]}...{out[-20:]} ({len(out)} characters, abbreviated)"
+    return out
 
 
 def _decide(x: Real, op: str, bound: int) -> bool | None:
@@ -236,7 +320,7 @@ def _decide(x: Real, op: str, bound: int) -> bool | None:
         if op == ">=":
             return x >= bound
         raise ValueError(f"unknown comparison {op!r}")
-    for prec in (64, 256, 1024):
+    for prec in (64, 256, 1024, 4096, MAX_PREC):
         with ctx.workprec(prec):
             b = to_arb(x)
             yes = {"<": b < bound, "<=": b <= bound, ">": b > bound, ">=": b >= bound}[op]
@@ -254,6 +338,27 @@ def require_open_unit(x: Real, name: str, shown: object = None) -> None:
         raise InvalidParameter(f"{name} must be in (0, 1), got {name}={_show(x, shown)}")
 
 
+def require_closed_unit(x: Real, name: str, shown: object = None) -> None:
+    """``0 <= x <= 1`` or :class:`InvalidParameter`."""
+    if not (_decide(x, ">=", 0) and _decide(x, "<=", 1)):
+        raise InvalidParameter(f"{name} must be in [0, 1], got {name}={_show(x, shown)}")
+
+
+#: the most mechanisms an accountant composes where the cost grows with their number (the subject grammar's
+#: cap on one ``k``; nested compositions multiply)
+MAX_COUNT = 10 ** 9
+
+
+def require_composition_count(k: int, what: str) -> None:
+    """:class:`~cdpsym.errors.ResourceLimit` when ``k`` exceeds :data:`MAX_COUNT` for an accountant whose cost grows
+    with ``k``."""
+    if k > MAX_COUNT:
+        from cdpsym.errors import ResourceLimit
+
+        raise ResourceLimit(f"{what} of k={abbreviate_rational(k, 1)} mechanisms is beyond the limit k <= 10^9 "
+                            "(its cost grows like sqrt(k)); compose fewer mechanisms")
+
+
 def require_positive(x: Real, name: str, shown: object = None) -> None:
     """``x > 0`` or :class:`InvalidParameter`."""
     if not _decide(x, ">", 0):
@@ -267,7 +372,7 @@ def require_nonnegative(x: Real, name: str, shown: object = None) -> None:
 
 
 def _show(x: Real, shown: object) -> str:
-    return str(x) if shown is None else text(shown)
+    return text(x) if shown is None else text(shown)
 
 
 def require_count(value: object, name: str = "k") -> int:
@@ -364,7 +469,8 @@ def round_ball(ball: arb, digits: int, direction: str,
     """``(rounded value, its decimal string, certified digits)`` for *ball* rounded in *direction*.
 
     ``up`` rounds the upper endpoint up to *digits* significant digits (so the
-    result is ``>=`` every point of the ball); ``down`` rounds the lower
+    result is ``>=`` every point of the ball; the Fraction is ``None`` when
+    the decimal exponent is so large that it is only given as text); ``down`` rounds the lower
     endpoint down.  The certified digits are the largest ``d <= digits`` such
     that the ball's far endpoint is within one unit of the ``d``-th significant
     digit of the rounded value (``0`` when even the first digit is not certain).
@@ -382,6 +488,8 @@ def round_ball(ball: arb, digits: int, direction: str,
     '2.00'
     """
     vn, vd, text_, certified = _round(ball, digits, direction, clip)
+    if vn is None:  # rounded with Arb (a huge exponent): the exact value only as the decimal string
+        return None, text_, certified  # type: ignore[return-value]
     return Fraction(vn, vd), text_, certified
 
 
@@ -395,6 +503,10 @@ def _round(ball: arb, digits: int, direction: str,
     mm, me = ball.mid().man_exp()
     rm, re_ = ball.rad().man_exp()
     mm, me, rm, re_ = int(mm), int(me), int(rm), int(re_)
+    if max(abs(me), abs(re_), mm.bit_length() + abs(me), rm.bit_length() + abs(re_)) > _EXACT_ROUNDING_BITS:
+        # exponents far from 0 (δ = 10^-1000000, or 1 - 2^-10^12): exact integers would have millions of
+        # digits; round with Arb balls instead (every decision is proved, the result is as safe)
+        return _round_arb(ball, digits, direction, clip)
     if rm == 0:
         re_ = me
     if mm == 0:
@@ -406,7 +518,21 @@ def _round(ball: arb, digits: int, direction: str,
         lo_n, hi_n, den = lo_n << e0, hi_n << e0, 1
     else:
         den = 1 << -e0
-    lo_d = hi_d = den
+    return _round_ends(lo_n, den, hi_n, den, digits, direction, clip)
+
+
+def _dyadic(x: arb) -> tuple[int, int] | None:
+    """An exact (radius-0) ball as ``(numerator, denominator)``, or ``None`` when its exponent is huge."""
+    man, exp = x.mid().man_exp()
+    man, exp = int(man), int(exp)
+    if abs(exp) + man.bit_length() > _EXACT_ROUNDING_BITS:
+        return None
+    return (man << exp, 1) if exp >= 0 else (man, 1 << -exp)
+
+
+def _round_ends(lo_n: int, lo_d: int, hi_n: int, hi_d: int, digits: int, direction: str,
+                clip: tuple[Fraction | None, Fraction | None]) -> tuple[int, int, str, int]:
+    """:func:`_round` of the interval ``[lo_n/lo_d, hi_n/hi_d]`` (positive denominators)."""
     for bound, is_lower in ((clip[0], True), (clip[1], False)):
         if bound is None:
             continue
@@ -453,6 +579,130 @@ def _round(ball: arb, digits: int, direction: str,
     return vn, vd, _format_decimal("-" if vn < 0 else "", str(mant), ev), certified
 
 
+#: beyond this many bits in a ball's dyadic endpoints, :func:`_round` works with Arb balls instead of integers
+_EXACT_ROUNDING_BITS = 1 << 14
+
+
+def _round_arb(ball: arb, digits: int, direction: str,
+               clip: tuple[Fraction | None, Fraction | None]) -> tuple[None, None, str, int]:
+    """:func:`_round` for balls with huge exponents, in Arb arithmetic; the value is returned as text only.
+
+    The endpoints are taken outward (``lower()`` rounds down, ``upper()`` up),
+    the decimal exponent ``e = floor(log10 |x|)`` is *proved* by two
+    comparisons with ``10^e``, and the mantissa ``q`` is the ceiling (floor)
+    of the upper (lower) end of a ball containing ``|x| / 10^(e - digits + 1)``,
+    so ``q 10^(e-digits+1)`` is on the safe side of ``x``.  The certified
+    digits are read off an upper bound of the distance to the far endpoint.
+    """
+    up = direction == "up"
+    prec = max(4 * digits + 64, _mantissa_bits(ball.mid()) + _mantissa_bits(ball.rad()) + 64)
+    while True:
+        try:
+            return _round_arb_at(ball, digits, up, clip, prec)
+        except ArithmeticError:
+            if prec >= 4 * MAX_PREC:
+                raise PrecisionError(f"could not round the enclosure {ball.str(10, radius=True)} to {digits} "
+                                     "digits") from None
+            prec *= 4
+
+
+def _round_arb_ends(lo: arb, hi: arb, digits: int, direction: str,
+                    clip: tuple[Fraction | None, Fraction | None]) -> tuple[None, None, str, int]:
+    """:func:`_round_arb` for the interval between two exact balls."""
+    prec = max(4 * digits + 64, _mantissa_bits(lo) + _mantissa_bits(hi) + 64)  # the ends themselves exactly
+    while True:
+        try:
+            return _round_arb_at(None, digits, direction == "up", clip, prec, (lo, hi))
+        except ArithmeticError:
+            if prec >= 4 * MAX_PREC:
+                raise PrecisionError(f"could not round [{lo.str(10)}, {hi.str(10)}] to {digits} digits") from None
+            prec *= 4
+
+
+def _round_arb_at(ball: arb | None, digits: int, up: bool, clip: tuple[Fraction | None, Fraction | None],
+                  prec: int, ends: tuple[arb, arb] | None = None) -> tuple[None, None, str, int]:
+    with ctx.workprec(prec + 64):
+        if ends is not None:
+            lo, hi = ends
+        else:
+            lo, hi = arb(ball.lower()), arb(ball.upper())  # outward-rounded exact endpoints
+        if clip[0] is not None:
+            c = arb(fmpq(clip[0].numerator, clip[0].denominator))
+            lo, hi = (c if lo < c else lo), (c if hi < c else hi)
+        if clip[1] is not None:
+            c = arb(fmpq(clip[1].numerator, clip[1].denominator))
+            lo, hi = (c if lo > c else lo), (c if hi > c else hi)
+        x, far = (hi, lo) if up else (lo, hi)
+        if x == 0:
+            return None, None, "0", (digits if far == 0 else 0)
+        negative = bool(x < 0)
+        a = -x if negative else x
+        # |exponent| may be ~10^12 (or have hundreds of digits): give the logarithm and the powers of ten the
+        # bits of the binary exponent too
+        man, exp2 = a.mid().man_exp()
+        extra = (abs(int(exp2)) + int(man).bit_length()).bit_length() + 16
+    with ctx.workprec(prec + extra):
+        ten = arb(10)
+        ell = a.log() / ten.log()
+        e = _floor_int(ell.mid())
+        for _ in range(4):  # e = floor(log10 a), proved by 10^e <= a < 10^(e+1)
+            if not a >= ten ** e:
+                e -= 1
+            elif not a < ten ** (e + 1):
+                e += 1
+            else:
+                break
+        if not (a >= ten ** e and a < ten ** (e + 1)):
+            raise ArithmeticError("the decimal exponent is undecided")
+        sc = e - digits + 1
+        y = a * ten ** (-sc) if sc <= 0 else a / ten ** sc  # in [10^(digits-1), 10^digits); exact if sc <= 0 small
+        away = up != negative  # round |x| away from zero (up for positive x rounded up)
+        q = _ceil_int(y.upper()) if away else _floor_int(y.lower())
+        if q <= 0:
+            raise ArithmeticError("the mantissa is undecided")
+        if q >= 10 ** digits:  # the carry (q = 10^digits; a little more if the ball is wide): round on, away
+            q, sc = -(-q // 10), sc + 1
+        mant = str(q)
+        ev = sc + len(mant) - 1
+        value = arb(q) * ten ** sc if sc >= 0 else arb(q) / ten ** (-sc)
+        if negative:
+            value = -value
+        err = abs(value - far)
+        unit_sc = ev - digits + 1
+        if err == 0:
+            certified = digits
+        elif (err.upper() <= ten ** unit_sc if unit_sc >= 0 else err.upper() * ten ** (-unit_sc) <= 1):
+            certified = digits
+        else:
+            bound = err.upper().log() / ten.log()
+            certified = max(0, min(digits, ev + 1 - _ceil_int(bound.upper())))
+    return None, None, _format_decimal("-" if negative else "", mant, ev), certified
+
+
+def _mantissa_bits(x: object) -> int:
+    """The bits of the mantissa of an exact ball (or arf): the precision that holds it exactly."""
+    man, _ = x.mid().man_exp() if isinstance(x, arb) else x.man_exp()  # type: ignore[attr-defined]
+    return int(man).bit_length()
+
+
+def _floor_int(x: arb) -> int:
+    """``floor`` of an exact (radius-0) ball, as an int."""
+    f = x.floor()
+    if not f.is_exact():
+        raise ArithmeticError("inexact floor")
+    man, exp = f.mid().man_exp()
+    return int(man) << int(exp) if int(exp) >= 0 else int(man) >> -int(exp)
+
+
+def _ceil_int(x: arb) -> int:
+    """``ceil`` of an exact (radius-0) ball, as an int."""
+    f = x.ceil()
+    if not f.is_exact():
+        raise ArithmeticError("inexact ceiling")
+    man, exp = f.mid().man_exp()
+    return int(man) << int(exp) if int(exp) >= 0 else -((-int(man)) >> -int(exp))
+
+
 def _exponent10_int(n: int, d: int) -> int:
     """``floor(log10(n/d))`` for positive integers, exactly (a float estimate, then exact checks)."""
 
@@ -471,6 +721,13 @@ def _ceil_log10(x: Fraction) -> int:
     """``ceil(log10(x))`` for ``x > 0``, exactly."""
     e = _exponent10(x)
     return e if Fraction(10) ** e == x else e + 1
+
+
+def _decimal_exponent(rounded: str) -> int:
+    """The decimal exponent written in a rounded string (``"1.2e-300"`` -> -300; ``"0.5"`` -> 0)."""
+    if "e" in rounded:
+        return int(rounded.split("e", 1)[1])
+    return 0
 
 
 # -- the value objects ----------------------------------------------------------------------------------
@@ -496,7 +753,13 @@ class Query(Mapping[str, str]):
     def __getitem__(self, key: str) -> str:
         value = self._items[key]
         if callable(value):
-            value = self._items[key] = value()
+            try:
+                rendered = value()
+            except ValueError:  # a parameter with more digits than Python prints (sys.get_int_max_str_digits)
+                rendered = "<not rendered: it holds a number too long to print>"
+            if len(rendered) > 2000:
+                rendered = f"{rendered[:1000]}...{rendered[-200:]} ({len(rendered)} characters, abbreviated)"
+            value = self._items[key] = rendered
         return value
 
     def __iter__(self):  # type: ignore[no-untyped-def]
@@ -543,14 +806,29 @@ class Certified:
 
     @property
     def value(self) -> Fraction:
-        """``rounded`` as an exact Fraction."""
+        """``rounded`` as an exact Fraction (:class:`~cdpsym.errors.PrecisionError` if its decimal exponent
+        is beyond ``10^±100000``: such a Fraction would have more than 100000 digits; use ``rounded``)."""
+        if abs(_decimal_exponent(self.rounded)) > 100000:
+            raise PrecisionError(f"{self.quantity} = {self.rounded} is too large or too small for an exact "
+                                 "Fraction; use .rounded or .ball")
         return Fraction(self.rounded)
 
     @property
     def float(self) -> float:
         """``rounded`` as a float, still on the safe side (the next float outward when inexact)."""
-        exact = self.value
         up = self.direction == "up"
+        e = _decimal_exponent(self.rounded)
+        negative = self.rounded.startswith("-")
+        if e > 400 or e < -400:  # beyond the float range: the nearest float on the safe side
+            tiny, huge = 5e-324, math.inf
+            if e > 0:
+                magnitude_up, magnitude_down = huge, math.nextafter(huge, 0.0)
+            else:
+                magnitude_up, magnitude_down = tiny, 0.0
+            if negative:
+                return -(magnitude_down if up else magnitude_up)
+            return magnitude_up if up else magnitude_down
+        exact = Fraction(self.rounded)
         try:
             f = float(exact)
         except OverflowError:
@@ -607,6 +885,10 @@ class CertifiedBounds:
 
     @property
     def gap(self) -> str:
+        if max(abs(_decimal_exponent(self.upper.rounded)), abs(_decimal_exponent(self.lower.rounded))) > 1000:
+            with ctx.workprec(256):  # astronomically large or small bounds: the gap rounded up, via Arb
+                diff_ball = arb(self.upper.rounded) - arb(self.lower.rounded)
+            return round_ball(diff_ball, 10, "up")[1]
         diff = Fraction(self.upper.rounded) - Fraction(self.lower.rounded)
         if diff == 0:
             return "0"
@@ -633,16 +915,56 @@ def certified_from_ball(quantity: str, ball: arb, digits: int, method: str, quer
     return Certified(quantity, ball, rounded, direction, got, method, own_query(query), exact)
 
 
+def certified_from_interval(quantity: str, lo: arb, hi: arb, digits: int, method: str, query: Mapping[str, str],
+                            exact: bool = True, direction: str | None = None) -> Certified | None:
+    """A :class:`Certified` for a value proved to lie in ``[lo, hi]`` (exact balls), or ``None`` (too few digits).
+
+    Like :func:`certified_from_ball` on ``lo.union(hi)``, but rounded from the
+    exact endpoints: a ball's radius has a 30-bit mantissa rounded up, so the
+    union of ``1`` and ``1 + 2^-41`` starts just below ``1`` and would round
+    *down* to ``0.9999999999``; the interval itself rounds to ``1.000000000``.
+    The stored ball is the union (it contains the interval).
+    """
+    direction = direction or QUANTITIES[quantity]
+    if not (lo.is_exact() and hi.is_exact()):
+        lo, hi = arb(lo.lower()), arb(hi.upper())
+    ends = _dyadic(lo), _dyadic(hi)
+    if ends[0] is not None and ends[1] is not None:
+        (ln, ld), (hn, hd) = ends
+        _, _, rounded, got = _round_ends(ln, ld, hn, hd, digits, direction, RANGES[quantity])
+    else:
+        _, _, rounded, got = _round_arb_ends(lo, hi, digits, direction, RANGES[quantity])
+    if got < digits:
+        return None
+    return Certified(quantity, lo.union(hi), rounded, direction, got, method, own_query(query), exact)
+
+
+def certified_rational(quantity: str, value: fmpq, digits: int, method: str, query: Mapping[str, str],
+                       exact: bool = True, direction: str | None = None) -> Certified:
+    """A :class:`Certified` for an exact rational (``1/500``), rounded from the rational itself.
+
+    A ball around a non-dyadic rational always straddles it, so ``0.002``
+    would round *down* to ``0.001999999999``; the rational rounds to itself.
+    """
+    direction = direction or QUANTITIES[quantity]
+    n, d = int(value.p), int(value.q)
+    _, _, rounded, got = _round_ends(n, d, n, d, digits, direction, RANGES[quantity])
+    with ctx.workprec(max(64, bits_for_digits(digits))):
+        ball = arb(value)
+    return Certified(quantity, ball, rounded, direction, got, method, own_query(query), exact)
+
+
 def certify(quantity: str, compute: Callable[[int], arb], *, digits: int = DEFAULT_DIGITS, method: str,
             query: Mapping[str, str], exact: bool = True, direction: str | None = None,
-            start_prec: int | None = None, what: str | None = None) -> Certified:
+            start_prec: int | None = None, what: str | None = None, hint: str | None = None) -> Certified:
     """Run ``compute(prec)`` at rising Arb precision until its ball certifies *digits* digits.
 
     ``compute`` is called inside ``flint.ctx.workprec(prec)`` and must return
     a ball that provably contains the exact value (or raise
     :class:`NeedPrecision`).  The precision at least doubles each round, and
     jumps to what the ball's relative accuracy says is needed.  Raises
-    :class:`~cdpsym.errors.PrecisionError` beyond :data:`MAX_PREC` bits.
+    :class:`~cdpsym.errors.PrecisionError` beyond :data:`MAX_PREC` bits, with
+    *hint* (what the caller knows about why, and what to change) in the message.
     """
     check_digits(digits)
     if quantity not in QUANTITIES:
@@ -650,8 +972,9 @@ def certify(quantity: str, compute: Callable[[int], arb], *, digits: int = DEFAU
     prec = start_prec or bits_for_digits(digits)
     want = bits_for_digits(digits)
     last = "no enclosure"
+    ball = None
     while True:
-        hint = 0
+        needed = 0
         try:
             with ctx.workprec(prec):
                 ball = compute(prec)
@@ -661,14 +984,56 @@ def certify(quantity: str, compute: Callable[[int], arb], *, digits: int = DEFAU
             last = f"enclosure {ball.str(10, radius=True)}"
             accuracy = ball.rel_accuracy_bits() if ball.is_finite() else -prec
             if accuracy < want:
-                hint = prec + (want - max(accuracy, -prec)) + 16
+                needed = prec + (want - max(accuracy, -prec)) + 16
         except NeedPrecision as exc:
             last = exc.what or "an undecided comparison"
-            hint = exc.bits
+            needed = exc.bits
         if prec >= MAX_PREC:
+            near = _near_boundary(quantity, ball, digits, method, query, exact, direction)
+            if near is not None:
+                return near
             raise PrecisionError(f"could not certify {digits} digits of {what or quantity} within {MAX_PREC} bits "
-                                 f"of working precision (last: {last})")
-        prec = min(MAX_PREC, max(2 * prec, hint))
+                                 f"of working precision (last: {last}); "
+                                 f"{hint or _boundary_hint(ball, digits, direction or QUANTITIES[quantity])}")
+        prec = min(MAX_PREC, max(2 * prec, needed))
+
+
+def _near_boundary(quantity: str, ball: arb | None, digits: int, method: str, query: Mapping[str, str],
+                   exact: bool, direction: str | None) -> Certified | None:
+    """At :data:`MAX_PREC`: the rounding of a ball that is narrow but straddles a *digits*-digit decimal.
+
+    ``tanh(10^-5000/2) = 5·10^-5001 - 4·10^-15002`` cannot be told from
+    ``5·10^-5001`` at 32768 bits, so no number of digits rounds it up with
+    all of them certified; ``5.000000001e-5001`` is still a safe upper bound,
+    one unit in the last place (plus the ball's width) above the value:
+    certified to ``digits - 1`` digits, which the result says.  ``None``
+    unless at least ``digits - 1`` digits are certified.
+    """
+    if ball is None or not ball.is_finite() or digits < 2:
+        return None
+    direction = direction or QUANTITIES[quantity]
+    with ctx.workprec(MAX_PREC):
+        _, _, rounded, got = _round(ball, digits, direction, RANGES[quantity])
+    if got < digits - 1 or got < 1:
+        return None
+    note = (f"; the value lies within {ball.rad().str(3, radius=False)} of a {digits}-digit rounding boundary that "
+            f"{MAX_PREC} bits cannot resolve: {got} digits certified")
+    return Certified(quantity, ball, rounded, direction, got, method + note, own_query(query), exact)
+
+
+def _boundary_hint(ball: arb | None, digits: int, direction: str) -> str:
+    """Why a narrow ball did not certify *digits* digits: it straddles (or touches) a *digits*-digit decimal."""
+    generic = "the value is too close to a rounding boundary (or exactly on one) to decide; ask for fewer digits"
+    if ball is None or not ball.is_finite() or digits < 2:
+        return generic
+    try:
+        with ctx.workprec(max(MAX_PREC, bits_for_digits(digits))):
+            _, near, _ = round_ball(ball, digits, "down" if direction == "up" else "up")
+    except (ArithmeticError, ValueError):
+        return generic
+    return (f"the value lies within {ball.rad().str(3, radius=False)} of the {digits}-digit decimal {near}, and "
+            f"which side of it is undecided at {MAX_PREC} bits, so its last digit cannot be certified "
+            f"(it may even equal it); ask for {digits - 1} digits")
 
 
 # -- certified roots of monotone functions -----------------------------------------------------------------
@@ -678,7 +1043,8 @@ def exact_mid(x: arb) -> arb:
     return arb(x.mid())
 
 
-def prove_sign(f: Callable[[arb], arb], x: arb, prec: int, what: str = "the function") -> tuple[int, int]:
+def prove_sign(f: Callable[[arb], arb], x: arb, prec: int, what: str = "the function",
+               hint: str | None = None) -> tuple[int, int]:
     """``(sign, prec)``: the sign (``+1``/``-1``) of ``f(x)`` *proved* in ball arithmetic.
 
     ``f`` is evaluated inside ``ctx.workprec(p)`` for ``p = prec, 2 prec, …``
@@ -698,12 +1064,15 @@ def prove_sign(f: Callable[[arb], arb], x: arb, prec: int, what: str = "the func
             if value < 0:
                 return -1, p
         if p >= MAX_PREC:
-            raise PrecisionError(f"could not decide the sign of {what} at {x.str(15)} within {MAX_PREC} bits")
+            raise PrecisionError(f"could not decide the sign of {what} at {x.str(15)} within {MAX_PREC} bits"
+                                 + (f"; {hint}" if hint else "; it is zero there, or within 2^-32768 of zero: ask "
+                                    "for fewer digits"))
         p = min(MAX_PREC, 2 * p)
 
 
 def certify_root(f: Callable[[arb], arb], newton: Callable[[arb], arb], guess: arb, *, decreasing: bool,
-                 accept: Callable[[arb, arb], Any], digits: int, what: str, prec: int | None = None) -> Any:
+                 accept: Callable[[arb, arb], Any], digits: int, what: str, prec: int | None = None,
+                 hint: str | None = None, refine_first: bool = True) -> Any:
     """Prove a bracket ``lo < x* < hi`` around the root of a strictly monotone *f* and hand it to *accept*.
 
     * ``f(x)`` returns a ball containing the exact function value at the exact
@@ -711,10 +1080,14 @@ def certify_root(f: Callable[[arb], arb], newton: Callable[[arb], arb], guess: a
     * ``newton(x)`` returns an improved *estimate* (any method; it is never
       trusted — only the signs of ``f`` at the bracket ends are);
     * ``guess`` is a starting estimate, assumed positive (the bracket is
-      relative: ``x(1 ∓ 2^-b)``);
-    * ``accept(lo, hi)`` builds the result from the proved bracket, or returns
-      ``None`` when the bracket is too wide to certify the requested digits
-      (then the bracket is narrowed and re-proved).
+      relative: ``x(1 ∓ 2^-b)``); with ``refine_first=False`` the first
+      bracket is tried around it before any Newton step (when ``newton`` is
+      expensive and the guess already good to ~15 digits);
+    * ``accept(lo, hi)`` builds the result from the proved bracket (exact
+      balls; :func:`certified_from_interval` rounds it without widening), or
+      returns ``None`` when the bracket is too wide to certify the requested
+      digits (then it is split at the decimal it straddles, or narrowed, and
+      re-proved).
 
     The root is *proved* to lie in ``(lo, hi)``: ``f(lo)`` and ``f(hi)`` have
     opposite signs (``f(lo) > 0 > f(hi)`` when *decreasing*), and a strictly
@@ -723,30 +1096,92 @@ def certify_root(f: Callable[[arb], arb], newton: Callable[[arb], arb], guess: a
     p = prec or bits_for_digits(digits) + 20
     bits = int(3.33 * digits) + 8  # relative half-width 2^-bits: well inside one unit of the last digit
     x = exact_mid(guess)
-    for attempt in range(40):
+    known_lo: arb | None = None  # proved: the root lies above known_lo and below known_hi (from sign checks)
+    known_hi: arb | None = None
+    for attempt in range(60):
         with ctx.workprec(p):
-            for _ in range(2 if attempt or digits > 12 else 1):
-                step = newton(x)
+            for _ in range(2 if attempt or digits > 12 else 1 if refine_first else 0):
+                try:
+                    step = newton(x)
+                except NeedPrecision:  # an estimate only: try again at the next precision
+                    break
                 if not step.is_finite() or not step > 0:
                     break
-                x = exact_mid(step)
+                step = exact_mid(step)
+                if (known_lo is not None and not step > known_lo) or (known_hi is not None and not step < known_hi):
+                    break  # the estimate left the proved bracket: bisect it below
+                x = step
             width = x * arb(2) ** (-bits)
             lo, hi = exact_mid(x - width), exact_mid(x + width)
-        s_lo, p_lo = prove_sign(f, lo, p, what)
-        s_hi, p_hi = prove_sign(f, hi, p, what)
+        s_lo, p_lo = prove_sign(f, lo, p, what, hint)
+        s_hi, p_hi = prove_sign(f, hi, p, what, hint)
         expected = (1, -1) if decreasing else (-1, 1)
         if (s_lo, s_hi) == expected:
             with ctx.workprec(max(p, p_lo, p_hi, bits_for_digits(digits))):
                 result = accept(lo, hi)
             if result is not None:
                 return result
+            split = _split_at_boundary(f, lo, hi, decreasing, accept, digits, max(p, p_lo, p_hi), what, hint)
+            if split is not None:
+                return split
             bits += 12  # the bracket straddles a rounding boundary: narrow it
             p = max(p, p_lo, p_hi) + 40
-        else:  # the estimate is not yet inside the bracket: refine at higher precision
+        else:  # the estimate is not yet inside the bracket: record what the signs prove, refine
+            with ctx.workprec(max(p, p_lo, p_hi)):
+                for point, sign in ((lo, s_lo), (hi, s_hi)):
+                    if (sign > 0) == decreasing:  # the root lies above this point
+                        known_lo = point if known_lo is None or point > known_lo else known_lo
+                    else:
+                        known_hi = point if known_hi is None or point < known_hi else known_hi
+                if known_lo is not None and known_hi is not None:
+                    ratio = known_hi / known_lo if known_lo > 0 else arb(0)
+                    x = exact_mid((known_lo * known_hi).sqrt() if ratio > 4 else (known_lo + known_hi) / 2)
+                elif known_lo is not None and not x > known_lo:
+                    x = exact_mid(known_lo * 2)
+                elif known_hi is not None and not x < known_hi:
+                    x = exact_mid(known_hi / 2)
             p = max(p, p_lo, p_hi) + 32
         if p > MAX_PREC:
             break
-    raise PrecisionError(f"could not certify {digits} digits of {what} within {MAX_PREC} bits of working precision")
+    raise PrecisionError(f"could not certify {digits} digits of {what} within {MAX_PREC} bits of working precision"
+                         + (f"; {hint}" if hint else "; the root is too close to a rounding boundary (or exactly on "
+                            "one) to decide: ask for fewer digits"))
+
+
+def _split_at_boundary(f: Callable[[arb], arb], lo: arb, hi: arb, decreasing: bool, accept: Callable[[arb, arb], Any],
+                       digits: int, prec: int, what: str, hint: str | None) -> Any:
+    """``accept`` on the part of the proved bracket ``(lo, hi)`` on one side of the decimal it straddles, or ``None``.
+
+    When the root sits within a hair of a *digits*-digit decimal ``B``
+    (``1 + 1.4e-100``; ``μ²/2 + 4.75 μ`` at ``μ = 10^300``), narrowing the
+    bracket around it would take hundreds of rounds; one sign check just
+    beside ``B`` (at an exact dyadic end of a ball around ``B``) says on
+    which side the root lies, and that half rounds safely to ``digits``
+    certified digits.  Returns ``None`` when ``B`` is not inside the bracket
+    or its side cannot be decided.
+    """
+    with ctx.workprec(max(prec, bits_for_digits(digits))):
+        _, b_text, _ = round_ball(hi, digits, "down")
+    if b_text == "nan":
+        return None
+    p = max(prec, bits_for_digits(digits)) + 16
+    while p <= MAX_PREC:
+        with ctx.workprec(p):
+            b = arb(b_text)
+            b_lo, b_hi = arb(b.lower()), arb(b.upper())
+            inside = bool(b_lo > lo and b_hi < hi)
+        if not inside:
+            return None
+        try:
+            above = prove_sign(f, b_hi, p, what, hint)[0] == (1 if decreasing else -1)  # the root lies above b_hi
+            below = not above and prove_sign(f, b_lo, p, what, hint)[0] == (-1 if decreasing else 1)
+        except PrecisionError:
+            return None
+        if above or below:
+            with ctx.workprec(max(p, bits_for_digits(digits))):
+                return accept(b_hi, hi) if above else accept(lo, b_lo)
+        p *= 4  # the root is within the ball around B: tighten the ball
+    return None
 
 
 def solve_monotone(h, x0: float, decreasing: bool, lo: float = 0.0,  # type: ignore[no-untyped-def]

@@ -34,10 +34,10 @@ import math
 from collections.abc import Iterable
 from fractions import Fraction
 
-from flint import arb, fmpq
+from flint import arb, ctx, fmpq
 
 from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, certify, check_digits, exact_input,
-                                         require_open_unit, require_positive, require_nonnegative, text)
+                                         require_closed_unit, require_nonnegative, require_positive, text)
 from cdpsym.accounting.gaussian import METHOD as GAUSSIAN_METHOD
 from cdpsym.accounting.gaussian import gaussian_epsilon
 from cdpsym.errors import InvalidParameter
@@ -173,9 +173,21 @@ def zcdp_epsilon(rho: object, delta: object, *, digits: int = DEFAULT_DIGITS,
     rho_q = exact_input(rho, "rho")
     delta_q = exact_input(delta, "delta")
     require_positive(rho_q, "rho", rho)
-    require_open_unit(delta_q, "delta", delta)
+    require_closed_unit(delta_q, "delta", delta)
     query = {"rho": text(rho), "delta": text(delta), "digits": str(digits)}
     out: dict[str, Certified] = {}
+    if delta_q == 0:
+        raise InvalidParameter(
+            f"no finite epsilon at delta=0: a rho-zCDP guarantee (rho={text(rho)} > 0) implies (eps, 0)-DP for no "
+            "finite eps (the Gaussian mechanism with mu = sqrt(2 rho) is rho-zCDP and has delta(eps) > 0 for every "
+            "eps), so epsilon(delta=0) = +infinity; ask for a delta > 0")
+    if delta_q == 1:  # every mechanism is (0, 1)-DP
+        zero = {"exact_gaussian": True, "cks20": False, "bs16": False}
+        return {m: Certified("epsilon", arb(0), "0", "up", digits, "delta = 1: every mechanism is (0, 1)-DP",
+                             dict(query), zero[m]) for m in ZCDP_METHODS if m in wanted}
+    from cdpsym.accounting.gaussian import check_mu2
+
+    check_mu2(2 * rho_q, "mu = sqrt(2 rho)")
     if "exact_gaussian" in wanted:
         out["exact_gaussian"] = gaussian_epsilon(
             2 * rho_q, delta_q, digits, query,
@@ -183,7 +195,7 @@ def zcdp_epsilon(rho: object, delta: object, *, digits: int = DEFAULT_DIGITS,
                                      "conversion)")
     if "cks20" in wanted:
         L = -(math.log(int(delta_q.p)) - math.log(int(delta_q.q)))  # only steers the choice of alpha
-        alpha_fr = cks20_alpha(float(rho_q), L)
+        alpha_fr = _alpha_for(rho_q, L)
         alpha = fmpq(alpha_fr.numerator, alpha_fr.denominator)
         out["cks20"] = certify("epsilon", lambda prec: _cks20_ball(alpha, rho_q, delta_q), digits=digits,
                                method=f"CKS20 Prop 12 (R-E1) at alpha={float(alpha_fr)!r}", query=query,
@@ -197,6 +209,23 @@ def zcdp_epsilon(rho: object, delta: object, *, digits: int = DEFAULT_DIGITS,
                               method="BS16 Prop 1.3 (R-C4): rho + 2 sqrt(rho log(1/delta))", query=query,
                               exact=False, what="the BS16 epsilon")
     return out
+
+
+def _alpha_for(rho: fmpq, L: float) -> Fraction:
+    """:func:`cks20_alpha` for an exact ``ρ`` of any size (floats overflow beyond ``10^308``): for huge ``ρ`` the
+    optimal ``α - 1`` is about ``sqrt(L/ρ)`` (any ``α > 1`` is valid; this only steers)."""
+    with ctx.workprec(64):
+        r = arb(rho)
+        rho_f = float(r.mid()) if r < 1e300 and r > 1e-300 else math.inf
+    if math.isfinite(rho_f) and rho_f > 0:
+        return cks20_alpha(rho_f, L)
+    with ctx.workprec(64):
+        a1 = (arb(L) / arb(rho)).sqrt()
+        if not a1 > 0:
+            return Fraction(2)
+        man, exp = a1.mid().man_exp()
+    a1_fr = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return 1 + a1_fr
 
 
 def _methods(methods: Iterable[str]) -> frozenset[str]:
@@ -231,8 +260,15 @@ def rdp_epsilon(alpha: object, rdp_eps: object, delta: object, *, digits: int = 
     if not a > 1:
         raise InvalidParameter(f"alpha must be greater than 1, got alpha={text(alpha)}")
     require_nonnegative(tau, "rdp_eps", rdp_eps)
-    require_open_unit(d, "delta", delta)
+    require_closed_unit(d, "delta", delta)
     query = {"alpha": text(alpha), "rdp_eps": text(rdp_eps), "delta": text(delta), "digits": str(digits)}
+    if d == 1:
+        return Certified("epsilon", arb(0), "0", "up", digits, "delta = 1: every mechanism is (0, 1)-DP", query, True)
+    if d == 0:
+        raise InvalidParameter(
+            "no finite epsilon at delta=0: an (alpha, eps)-RDP guarantee of finite order implies (eps', 0)-DP for no "
+            "finite eps' in general (the Gaussian mechanism is RDP of every order and never (eps', 0)-DP); ask for a "
+            "delta > 0")
 
     def compute(prec: int) -> arb:
         aa, a1 = arb(a), arb(a - 1)

@@ -122,6 +122,30 @@ More digits or ``δ`` far below ``10^-30`` raise the Arb precision, which
 costs little; below ``δ ≈ 10^-300`` trimming is off (float underflow), slow
 for large ``k`` unless ``ε`` is near ``k ε0``.
 
+**Unequal scales.**  For ``⊗_g Laplace(ε0_g)^{c_g}`` whose ``ε0_g`` are
+rational multiples of one another, ``ε0_g = a_g u`` (``a_g`` integers, at
+most :data:`MAX_RATIO`), every coordinate's ``ν^±`` lives on the common
+lattice ``(u/N) ℤ`` (``a_g N`` steps per ``ε0_g``), the argument above
+applies coordinate by coordinate unchanged, and the curves are those of the
+k-fold case with ``(ε0, k)`` replaced by ``(u, K = Σ c_g a_g)``
+(:func:`laplace_composition_delta_bounds`,
+:func:`laplace_composition_epsilon_bounds`).  The group powers are
+multiplied with the truncation slack propagated as
+``X_1 X_2 - R_1 R_2 = D_1 X_2 + R_1 D_2`` (mass at most ``E_1 M_2 + M_1 E_2``).
+Scales that share no lattice (``1`` and ``√2``) are refused, naming the
+alternative (the optimal pure-DP composition of the ``ε0_g``, an upper bound).
+
+**What is out of reach, and refused up front.**  The bounding measures'
+total masses differ from ``1`` by about ``w g²/12`` (trapezoid) and
+``w g²/6`` (midpoint) per coordinate, ``w = (1 - e^{-ε0})/2``, ``g = u/N``:
+over ``k`` coordinates the curves drift ``e^{±k w g²/6}`` away from the
+truth.  When even the finest grid within ``max_terms`` leaves that factor
+above ``e²`` the bounds would say nothing (``(ε0, k) = (1, 10^5)``,
+``(0.1, 10^6)``): :class:`~cdpsym.errors.ResourceLimit` is raised at once
+(it used to take minutes and more than 1 GB, then blame the precision),
+with the grid that would be needed.  Otherwise the first grid is the
+coarsest that keeps the factor below ``e^{1/4}``.
+
 Parameterization: ``eps0 = Δ/b`` as in :class:`cdpsym.mechanisms.Laplace`;
 the result depends on ``Δ`` and ``b`` only through it.  ``δ_k`` is the
 hockey-stick divergence of the product of worst pairs (shift exactly ``Δ``
@@ -145,11 +169,13 @@ from dataclasses import dataclass, field
 from flint import arb, arb_poly, ctx, fmpq
 
 from cdpsym.accounting.certified import (DEFAULT_DIGITS, MAX_PREC, CertifiedBounds, Real,
-                                         bits_for_digits, certified_from_ball, check_digits, real_input,
-                                         require_count, require_open_unit, require_positive, text, to_arb)
-from cdpsym.errors import InvalidParameter, PrecisionError
+                                         bits_for_digits, certified_from_ball, certified_rational, check_digits,
+                                         real_input, require_closed_unit, require_count, require_positive, text,
+                                         to_arb)
+from cdpsym.errors import InvalidParameter, PrecisionError, ResourceLimit
 
-__all__ = ["laplace_delta_bounds", "laplace_epsilon_bounds", "METHOD", "DEFAULT_REL_GAP", "DEFAULT_MAX_TERMS"]
+__all__ = ["laplace_delta_bounds", "laplace_epsilon_bounds", "laplace_composition_delta_bounds",
+           "laplace_composition_epsilon_bounds", "METHOD", "DEFAULT_REL_GAP", "DEFAULT_MAX_TERMS", "MAX_RATIO"]
 
 METHOD = "k-fold Laplace: Hermite-Hadamard lattice bounds (trapezoid/midpoint), Arb polynomial powers"
 #: the relative gap the adaptive grid aims for (see "Grid and cost")
@@ -257,11 +283,18 @@ def _power(coeffs: list[arb], mass: arb, law: tuple[float, float], k: int, budge
     """
     base = _below(arb_poly(coeffs), 0, cut)
     mean, sd = law
-    steps = 2 * k.bit_length()
-    result, offset, slack, a = base, 0, arb(0), 1
+    steps = 2 * k.bit_length() + 1
+    dropped_base = arb(0)
 
     def share(power: int) -> float | None:
         return None if budget is None else budget * power / (k * steps)
+
+    base_share = share(1)
+    if base_share is not None and base.length() > 64:
+        # the base's own negligible top: ½ e^{-z} decays, and with ε0 >> 1 most of its N + 1 coefficients are
+        # far below the budget (they made every product slow: Arb multiplies ranges of e^-2500 block by block)
+        base, dropped_base = _trim_top(base, base_share)
+    result, offset, slack, a = base, 0, dropped_base, 1
 
     for bit in bin(k)[3:]:
         # X^2 = R^2 + D (R + X): the old slack is counted twice, times the mass of X
@@ -272,12 +305,30 @@ def _power(coeffs: list[arb], mass: arb, law: tuple[float, float], k: int, budge
         result, offset, d = _trim(result, offset, a, mean, sd, share(a))
         slack += d
         if bit == "1":
+            # X^a X_0 - R R_0 = D X_0 + R D_0: mass <= E m + m^a d_0 (d_0 the base's own trimmed top)
             result = _below(result * base, offset, cut)
-            slack = slack * mass
+            slack = slack * mass + mass ** a * dropped_base
             a += 1
             result, offset, d = _trim(result, offset, a, mean, sd, share(a))
             slack += d
     return result.coeffs(), offset, arb(slack.upper())
+
+
+def _trim_top(poly: arb_poly, budget: float) -> tuple[arb_poly, arb]:
+    """*poly* without its top coefficients whose total (summed in Arb and returned) is below *budget*."""
+    coeffs = poly.coeffs()
+    tail, cut = 0.0, len(coeffs)
+    for i in range(len(coeffs) - 1, 0, -1):  # floats choose the cut; Arb checks it
+        tail += float(coeffs[i].upper().mid())
+        if tail > budget / 2:
+            break
+        cut = i
+    if cut >= len(coeffs) - 8:
+        return poly, arb(0)
+    dropped = poly.right_shift(cut)(arb(1))
+    if not float(dropped.upper()) <= budget:
+        return poly, arb(0)
+    return poly.truncate(cut), dropped
 
 
 class _OutOfRange(Exception):
@@ -370,8 +421,10 @@ class _Curve:
         """``δ(L_s)``: the terms ``j < s`` contribute, the term ``j = s`` vanishes."""
         return self.slack + self.head(s - self.offset, self.loss(s))
 
-    def root(self, target: arb) -> arb:
-        """A ball containing the ``ε`` with ``δ(ε) = target`` (this curve decreases strictly where positive).
+    def root(self, target: arb) -> tuple[arb | None, arb]:
+        """``(low, high)``: exact balls with ``low < ε* <= high`` for the ``ε*`` where ``δ(ε*) = target``, ``low``
+        ``None`` when the root is only known to be below ``high`` (the last piece extends to ``-inf``, and a
+        ball cannot be half-infinite).  This curve decreases strictly where positive.
 
         ``k ε0`` when the truncation slack alone reaches *target* (a valid
         upper bound on ``ε_k``, R-G1).  The piece ``[L_{j+1}, L_j]`` holding the
@@ -380,7 +433,7 @@ class _Curve:
         """
         top = self.loss(0)
         if not self.slack < target:
-            return top
+            return arb(top.lower()), arb(top.upper())
         last = self.last
 
         def above(s: int) -> bool:  # δ(L_s) > target, proved
@@ -405,33 +458,71 @@ class _Curve:
         s0 = s1 - 1
         while s0 >= self.offset and not bool(self.at_lattice(s0) <= target):
             s0 -= 1
-        ball = None
+        low: arb | None = None
+        high: arb | None = None
+        found = False
         for j in range(max(s0, self.offset), s1):  # the piece [L_{j+1}, L_j]; above L_offset δ = slack < target
             i = self._extend(j - self.offset)
-            floor = arb(-math.inf) if j == last else self.loss(j + 1).lower()
-            ceiling = self.loss(j).upper()
+            floor = None if j == last else arb(self.loss(j + 1).lower())
+            ceiling = arb(self.loss(j).upper())
             num = self.slack + self._a[i] - target
             if num > 0:  # the root of this piece, if it lies in the piece, is in r
                 r = (num / self._b[i]).log()
-                lower_end, upper_end = max(r.lower(), floor), min(r.upper(), ceiling)
+                lower_end = arb(r.lower()) if floor is None or r.lower() > floor else floor
+                upper_end = arb(r.upper()) if r.upper() < ceiling else ceiling
                 if lower_end > upper_end:
                     continue  # the piece holds no root
+            elif num <= 0:  # δ < target on the whole piece: no root in it
+                continue
             else:  # undecided: keep the whole piece
                 lower_end, upper_end = floor, ceiling
-            piece = arb(lower_end).union(arb(upper_end))
-            ball = piece if ball is None else ball.union(piece)
-        if ball is None:  # no piece certified: fall back on the proved bracket (L_{s1}, L_{s0}]
-            low = self.loss(s1).lower() if s1 <= last else arb(-math.inf)
-            high = self.loss(s0).upper() if s0 >= self.offset else top.upper()
-            ball = arb(low).union(arb(high))
-        if self.cut is not None and not ball.lower() >= self.loss(self.cut):
+            if not found:
+                low, high, found = lower_end, upper_end, True
+            else:
+                low = None if low is None or lower_end is None else (lower_end if lower_end < low else low)
+                high = upper_end if upper_end > high else high  # type: ignore[operator]
+        if not found:  # no piece certified: fall back on the proved bracket (L_{s1}, L_{s0}]
+            low = arb(self.loss(s1).lower()) if s1 <= last else None
+            high = arb(self.loss(s0).upper()) if s0 >= self.offset else arb(top.upper())
+        if self.cut is not None and (low is None or not low >= self.loss(self.cut)):
             raise _OutOfRange
-        return ball
+        return low, high  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """A composition of Laplace mechanisms on one lattice: ``ε0_g = a_g u`` for integers ``a_g``, ``c_g`` copies each.
+
+    The lattice step is ``u/N``; ``K = Σ c_g a_g``, so the composed loss takes
+    the values ``L_s = u (K - 2s/N)`` and the curves work with ``(u, K, N)``
+    exactly as the k-fold case works with ``(ε0, k, N)``.
+    """
+
+    unit: Real
+    parts: tuple[tuple[int, int, Real, float], ...]  # (a_g, c_g, ε0_g, float ε0_g)
+    unit_f: float
+
+    @property
+    def K(self) -> int:  # noqa: N802 - the module's notation
+        return sum(a * c for a, c, _, _ in self.parts)
+
+    @property
+    def count(self) -> int:
+        return sum(c for _, c, _, _ in self.parts)
+
+    @property
+    def total_f(self) -> float:
+        """``Σ c_g ε0_g`` (the largest loss) as a float."""
+        return self.K * self.unit_f
+
+    @staticmethod
+    def single(eps0: Real, k: int, eps0_f: float) -> "_Spec":
+        return _Spec(eps0, ((1, k, eps0, eps0_f),), eps0_f)
 
 
 @dataclass
 class _Lattice:
-    """The two bounding curves for one ``(ε0, k, N)`` at one precision."""
+    """The two bounding curves for one spec and ``N`` at one precision."""
 
     upper: _Curve
     lower: _Curve
@@ -441,18 +532,39 @@ class _Lattice:
     terms: int
 
 
-def _lattice(eps0: Real, k: int, n: int, prec: int, budget: float | None, cut: int | None = None) -> _Lattice:
+def _lattice(spec: _Spec, n: int, prec: int, budget: float | None, cut: int | None = None) -> _Lattice:
     start = time.perf_counter()
-    if cut is not None and cut > k * n:
+    K = spec.K
+    if cut is not None and cut > K * n:
         cut = None
+    groups = len(spec.parts)
+    share = None if budget is None else budget / groups
     with ctx.workprec(prec):
-        e0 = to_arb(eps0)
-        e0f = float(e0.mid())
         curves = []
         for upper in (True, False):
-            coeffs, mass = _factor(e0, n, upper, n + 1 if cut is None else min(n + 1, cut))
-            coeffs, offset, slack = _power(coeffs, mass, _law(e0f, n), k, budget, cut)
-            curves.append(_Curve(coeffs, offset, slack if upper else arb(0), eps0, k, n, cut))
+            product: arb_poly | None = None
+            offset, slack, mass_total = 0, arb(0), arb(1)
+            mean_total = var_total = 0.0
+            for a, c, e0_x, e0f in spec.parts:
+                steps = a * n  # lattice steps per ε0_g: the step is ε0_g/(a N) = u/N for every group
+                coeffs, mass = _factor(to_arb(e0_x), steps, upper, steps + 1 if cut is None else min(steps + 1, cut))
+                law = _law(e0f, steps)
+                coeffs, off, sl = _power(coeffs, mass, law, c, share, cut)
+                group_mass = mass ** c  # the mass of the exact power
+                if product is None:
+                    product, offset, slack = arb_poly(coeffs), off, sl
+                else:  # X1 X2 - R1 R2 = D1 X2 + R1 D2 >= 0, of mass <= E1 M2 + M1 E2
+                    product = _below(product * arb_poly(coeffs), offset + off, cut)
+                    offset += off
+                    slack = slack * group_mass + mass_total * sl
+                mass_total = mass_total * group_mass
+                mean_total += c * law[0]
+                var_total += c * law[1] ** 2
+            if groups > 1:
+                product, offset, dropped = _trim(product, offset, 1, mean_total, math.sqrt(var_total), share)
+                slack = slack + dropped
+            slack = arb(slack.upper())
+            curves.append(_Curve(product.coeffs(), offset, slack if upper else arb(0), spec.unit, K, n, cut))
     return _Lattice(curves[0], curves[1], n, prec,
                     time.perf_counter() - start, max(len(c.coeffs) for c in curves))
 
@@ -469,13 +581,27 @@ def _z_spread(eps0: float) -> float:
     return min(0.5, math.sqrt(max(second - mean * mean, 0.0)) / eps0)
 
 
-def _per_step(eps0: float, k: int, top: float | None = None) -> float:
-    """Rough length, per lattice step per ``ε0``, of the trimmed k-fold polynomial: about 24 standard
-    deviations of ``T``, and no more than the ``(k ε0 - top)/(2 ε0)`` steps above a cut at ``ε = top``."""
-    per = min(float(k), 24 * _z_spread(eps0) * math.sqrt(k) + 1)
+def _per_step(spec: _Spec, top: float | None = None) -> float:
+    """Rough length, per lattice step per ``u``, of the trimmed polynomial: about 24 standard deviations of
+    ``T`` (in units of ``u``), and no more than the ``(K u - top)/(2u)`` steps above a cut at ``ε = top``."""
+    variance = sum(c * (_z_spread(e0f) * e0f / spec.unit_f) ** 2 for _, c, _, e0f in spec.parts)
+    per = min(float(spec.K), 24 * math.sqrt(variance) + 1)
     if top is not None:
-        per = min(per, max((k * eps0 - top) / (2 * eps0), 0.0) + 1)
+        per = min(per, max((spec.total_f - top) / (2 * spec.unit_f), 0.0) + 1)
     return per
+
+
+def _log_mass_defect(spec: _Spec, n: int) -> float:
+    """How far the bounding measures' total masses are from ``1``, as ``|log mass|`` of the k-fold power (floats).
+
+    Per coordinate the trapezoid excess and the midpoint deficit of
+    ``∫ e^{-z} dz`` over ``(0, ε0)`` are ``w g²/12`` and ``w (2g)²/24`` with
+    ``w = (1 - e^{-ε0})/2`` and ``g = u/N``; over the composition they add up.
+    Beyond a few units the curves are ``e^{that}`` away from the truth and
+    say nothing.
+    """
+    g = spec.unit_f / n
+    return sum(c * 0.5 * -math.expm1(-e0f) for _, c, _, e0f in spec.parts) * g * g / 6
 
 
 def _grid_cap(per_step: float, max_terms: int) -> int:
@@ -516,6 +642,109 @@ def _inputs(eps0: object, k: object) -> tuple[Real, int, float]:
     return e0, kk, e0f
 
 
+#: the largest ``a_g`` (``ε0_g = a_g u``) a composition of unequal Laplace mechanisms may need
+MAX_RATIO = 1 << 12
+
+_ALTERNATIVE = ("for a certified upper bound, use the optimal pure-DP composition of the eps0_i "
+                "(cdpsym epsilon \"compose(DP(eps0_1), DP(eps0_2), ...)\": Laplace(sensitivity, scale) is "
+                "(sensitivity/scale)-DP)")
+
+
+def _make_spec(groups: list[tuple[Real, int]]) -> _Spec:
+    """The lattice spec of ``⊗ Laplace(ε0_g)^{c_g}``; :class:`InvalidParameter` when the ``ε0_g`` share no lattice."""
+    merged: dict[object, list] = {}
+    for e0, c in groups:
+        key = (int(e0.p), int(e0.q)) if isinstance(e0, fmpq) else e0
+        if key in merged:
+            merged[key][1] += c
+        else:
+            merged[key] = [e0, c]
+    items = list(merged.values())
+    with ctx.workprec(64):
+        floats = [float(to_arb(e0).mid()) for e0, _ in items]
+    if len(items) == 1:
+        (e0, c), = items
+        return _Spec.single(e0, c, floats[0])
+    if all(isinstance(e0, fmpq) for e0, _ in items):
+        den = 1
+        for e0, _ in items:
+            den = den * int(e0.q) // math.gcd(den, int(e0.q))
+        num = 0
+        for e0, _ in items:
+            num = math.gcd(num, int(e0.p) * (den // int(e0.q)))
+        unit: Real = fmpq(num, den)
+        ratios = [int((e0 / unit).p) for e0, _ in items]
+    else:
+        import sympy as sp
+
+        ref = items[0][0]
+        ratios_q = []
+        for e0, _ in items:
+            r = sp.nsimplify(sp.simplify(sp.sympify(str(e0)) / sp.sympify(str(ref)))) if False else \
+                sp.simplify(_as_sympy(e0) / _as_sympy(ref))
+            if not r.is_Rational:
+                raise InvalidParameter(
+                    f"the Laplace mechanisms' eps0 = sensitivity/scale values ({', '.join(str(e) for e, _ in items)}) "
+                    "are not rational multiples of one another, so their privacy losses share no lattice and no "
+                    f"certified bounds are computed here; {_ALTERNATIVE}")
+            ratios_q.append(r)
+        den = 1
+        for r in ratios_q:
+            den = den * int(r.q) // math.gcd(den, int(r.q))
+        num = 0
+        for r in ratios_q:
+            num = math.gcd(num, int(r.p) * (den // int(r.q)))
+        unit = _as_sympy(ref) * sp.Rational(num, den)
+        ratios = [int(r * den / num) for r in ratios_q]
+    if max(ratios) > MAX_RATIO:
+        raise ResourceLimit(
+            f"the Laplace mechanisms' eps0 values ({', '.join(str(e) for e, _ in items)}) are multiples of a common "
+            f"step only {max(ratios)} times smaller than the largest (the limit is {MAX_RATIO}): the lattice "
+            f"would be too fine; {_ALTERNATIVE}")
+    with ctx.workprec(64):
+        unit_f = float(to_arb(unit).mid())
+    parts = tuple((a, c, e0, f) for a, (e0, c), f in zip(ratios, items, floats))
+    return _Spec(unit, parts, unit_f)
+
+
+def _as_sympy(x: Real):  # type: ignore[no-untyped-def]
+    import sympy as sp
+
+    return sp.Rational(int(x.p), int(x.q)) if isinstance(x, fmpq) else x
+
+
+def _plan(spec: _Spec, max_terms: int, top: float | None, what: str) -> tuple[int, int]:
+    """``(first grid, grid cap)``: the cap keeps the polynomial within *max_terms*; the first grid is the
+    coarsest whose curves are meaningful (:func:`_log_mass_defect` ``<= 1/4``).  Refuses up front
+    (:class:`~cdpsym.errors.ResourceLimit`) when even the cap leaves the curves ``e^2`` away from the truth: then
+    the bounds would say nothing, after minutes of work."""
+    if not all(math.isfinite(f) and 1e-300 < f < 1e6 for _, _, _, f in spec.parts):
+        raise ResourceLimit(
+            f"certified bounds for {what} are computed for eps0 = sensitivity/scale in [1e-300, 1e6] only (beyond "
+            f"10^6 the lattice would need more than 10^7 steps per eps0: its step must be small against the "
+            f"scale); {_ALTERNATIVE}")
+    per = _per_step(spec, top)
+    cap = _grid_cap(per, max_terms)
+    if 2 * per > 2 * max_terms:
+        raise ResourceLimit(
+            f"certified bounds for {what} are out of reach at this size: even the coarsest lattice (2 steps per "
+            f"eps0) needs about {2 * per:.2g} lattice points (the limit is 2 max_terms = {2 * max_terms}, for "
+            f"k={spec.count}); {_ALTERNATIVE}, or compose fewer mechanisms")
+    if _log_mass_defect(spec, cap) > 2.0:
+        defect_1 = _log_mass_defect(spec, 1)
+        need = 2 * math.ceil(math.sqrt(defect_1 / 2.0) / 2)
+        k = spec.count
+        raise ResourceLimit(
+            f"certified bounds for {what} are out of reach at this size: their error grows like k eps0^3/N^2 and "
+            f"would need N >= {need} lattice steps per eps0, about {need * per:.2g} lattice points (the limit is "
+            f"max_terms={max_terms}, about {cap} steps per eps0 here, for k={k}); {_ALTERNATIVE}, or compose fewer "
+            "or noisier mechanisms")
+    n = 2
+    while n < cap and _log_mass_defect(spec, n) > 0.25:
+        n *= 2
+    return min(n, cap), cap
+
+
 def _options(rel_gap: object, grid: object, max_terms: object) -> tuple[float, int | None, int]:
     if isinstance(rel_gap, bool) or not isinstance(rel_gap, (int, float)) or not 0 < rel_gap < 1:
         raise InvalidParameter(f"rel_gap must be a number in (0, 1), got rel_gap={rel_gap!r}")
@@ -534,9 +763,17 @@ def _method(lat: _Lattice, extra: str = "") -> str:
 
 
 def _bounds(quantity: str, lo: arb, up: arb, digits: int, method: str, query: Mapping[str, str],
-            exact: bool = False, prec: int = 64) -> CertifiedBounds | None:
+            exact: bool = False, prec: int = 64, loose: bool = False) -> CertifiedBounds | None:
+    """The two bounds rounded outward; ``None`` when a ball is too wide for *digits* digits.
+
+    ``loose``: round the outer ends of the balls instead (``lo.lower()`` and
+    ``up.upper()``, exact points): still a valid lower and upper bound, just
+    not as tight as the balls' centres would allow.
+    """
     # round at the working precision: the ball's endpoints are taken at the current Arb precision
     with ctx.workprec(max(prec, bits_for_digits(digits) + 16)):
+        if loose:
+            lo, up = arb(lo.lower()), arb(up.upper())
         lower = certified_from_ball(quantity, lo, digits, method, query, exact=exact, direction="down")
         upper = certified_from_ball(quantity, up, digits, method, query, exact=exact, direction="up")
     if lower is None or upper is None:
@@ -547,19 +784,20 @@ def _bounds(quantity: str, lo: arb, up: arb, digits: int, method: str, query: Ma
 def _escalate(prec: int, what: str, digits: int) -> int:
     if 2 * prec > MAX_PREC:
         raise PrecisionError(f"could not certify {digits} digits of the k-fold Laplace {what} bounds "
-                             f"within {MAX_PREC} bits of working precision")
+                             f"within {MAX_PREC} bits of working precision; ask for fewer digits")
     return 2 * prec
 
 
-def _exact_case(e0: Real, k: int, e: Real, digits: int, query: Mapping[str, str]) -> CertifiedBounds | None:
-    """The exact ``δ_k(ε)`` outside ``(-k ε0, k ε0)``: ``0`` above, ``1 - e^ε`` below; else ``None``."""
-    if isinstance(e0, fmpq) and isinstance(e, fmpq):
-        above, below = e >= k * e0, e <= -k * e0
+def _exact_case(spec: _Spec, e: Real, digits: int, query: Mapping[str, str]) -> CertifiedBounds | None:
+    """The exact ``δ_k(ε)`` outside ``(-Σε0, Σε0)``: ``0`` above, ``1 - e^ε`` below; else ``None``."""
+    u, K = spec.unit, spec.K
+    if isinstance(u, fmpq) and isinstance(e, fmpq):
+        above, below = e >= K * u, e <= -K * u
     else:
         above = below = False
-        for prec in (64, 256, 1024):
+        for prec in (64, 256, 1024, 4096):
             with ctx.workprec(prec):
-                kmax, x = to_arb(e0) * k, to_arb(e)
+                kmax, x = to_arb(u) * K, to_arb(e)
                 above, below = bool(x >= kmax), bool(x <= -kmax)
                 if above or below or x < kmax and x > -kmax:
                     break
@@ -576,6 +814,25 @@ def _exact_case(e0: Real, k: int, e: Real, digits: int, query: Mapping[str, str]
                 return result
             prec = _escalate(prec, "delta", digits)
     return None
+
+
+def _groups_input(groups: object) -> list[tuple[Real, int]]:
+    try:
+        items = list(groups)  # type: ignore[call-overload]
+    except TypeError:
+        raise InvalidParameter(f"groups must be a list of (eps0, count) pairs, got {groups!r}") from None
+    if not items:
+        raise InvalidParameter("groups must list at least one (eps0, count) pair")
+    out = []
+    for item in items:
+        try:
+            e0, c = item
+        except (TypeError, ValueError):
+            raise InvalidParameter(f"groups must be (eps0, count) pairs, got {item!r}") from None
+        e0 = real_input(e0, "eps0")
+        require_positive(e0, "eps0")
+        out.append((e0, require_count(c, "count")))
+    return out
 
 
 # -- public API -----------------------------------------------------------------------------------------------
@@ -601,34 +858,78 @@ def laplace_delta_bounds(eps0: object, k: object, eps: object, *, digits: int = 
     """
     check_digits(digits)
     e0, kk, e0f = _inputs(eps0, k)
+    query = dict(query or {"eps0": text(eps0), "k": text(k), "eps": text(eps)})
+    return _delta_bounds(_Spec.single(e0, kk, e0f), eps, digits, rel_gap, grid, max_terms, query)
+
+
+def laplace_composition_delta_bounds(groups: object, eps: object, *, digits: int = DEFAULT_DIGITS,
+                                     rel_gap: float = DEFAULT_REL_GAP, grid: int | None = None,
+                                     max_terms: int = DEFAULT_MAX_TERMS,
+                                     query: Mapping[str, str] | None = None) -> CertifiedBounds:
+    """:func:`laplace_delta_bounds` for ``⊗ Laplace(ε0_g)^{c_g}``, *groups* = ``[(ε0_g, c_g), ...]``.
+
+    The ``ε0_g`` must be rational multiples of one another (``ε0_g = a_g u``,
+    ``a_g <= MAX_RATIO``): every coordinate's lattice bounds then live on
+    the common lattice ``(u/N) ℤ`` and the Hermite–Hadamard argument applies
+    coordinate by coordinate exactly as in the k-fold case.
+
+    >>> b = laplace_composition_delta_bounds([(1, 1), ("1/2", 2)], 1)
+    >>> b.lower.rounded <= b.upper.rounded
+    True
+    """
+    check_digits(digits)
+    spec = _make_spec(_groups_input(groups))
+    query = dict(query or {"groups": text(groups), "eps": text(eps)})
+    return _delta_bounds(spec, eps, digits, rel_gap, grid, max_terms, query)
+
+
+def _delta_bounds(spec: _Spec, eps: object, digits: int, rel_gap: object, grid: object, max_terms: object,
+                  query: Mapping[str, str]) -> CertifiedBounds:
     e = real_input(eps, "eps")
     rel_target, grid, max_terms = _options(rel_gap, grid, max_terms)
-    query = dict(query or {"eps0": text(eps0), "k": text(k), "eps": text(eps)})
-    exact = _exact_case(e0, kk, e, digits, query)
+    exact = _exact_case(spec, e, digits, query)
     if exact is not None:
         return exact
-
     prec = bits_for_digits(digits) + 64
     with ctx.workprec(64):
         e_float = float(to_arb(e).mid())
-    cap = grid or _grid_cap(_per_step(e0f, kk, e_float), max_terms)
-    n, budget = grid or 2, 1e-60
+    if grid:
+        n, cap = grid, grid
+    else:
+        n, cap = _plan(spec, max_terms, e_float, "this composition of Laplace mechanisms")
+    budget = 1e-60
+    K, unit = spec.K, spec.unit
+    escalations = 0
     while True:
         # only lattice indices s with L_s > ε carry weight: cut the powers just past them (exact)
-        cut = _split(e0, kk, n, e)[1] + 2
-        lat = _lattice(e0, kk, n, prec, budget, cut)
+        cut = _split(unit, K, n, e)[1] + 2
+        lat = _lattice(spec, n, prec, budget, cut)
         extra = ""
         with ctx.workprec(prec):
             up, lo = lat.upper.delta(e), lat.lower.delta(e)
+            raw_lo = lo
             if not lo > 0:
                 lo = arb(0)  # δ >= 0; a ball straddling 0 says no more
-            trivial = -(to_arb(e) - to_arb(e0) * kk).expm1()  # L_k <= k ε0, so δ_k(ε) <= 1 - e^{ε - k ε0}
+            trivial = -(to_arb(e) - to_arb(unit) * K).expm1()  # L_k <= Σ ε0, so δ_k(ε) <= 1 - e^{ε - Σ ε0}
             if trivial.upper() < up.upper():
                 up, extra = trivial, "; upper bound 1 - e^(eps - k eps0) (R-G1)"
+            if not up < 1:
+                up = arb(1)  # δ <= 1
+        if (lo.is_zero() and raw_lo.rad() > 0 and not raw_lo > 0 and up.upper() > 0 and escalations < 6
+                and raw_lo.rad() > up.upper() * rel_target):
+            # the lower curve's value is lost in rounding (its prefix sums cancel: A - e^eps B with A, B ~ 1/2 and
+            # delta ~ 1e-40): more precision, not a finer grid, is what helps
+            prec, escalations = _escalate(prec, "delta", digits), escalations + 1
+            continue
         result = _bounds("delta", lo, up, digits, _method(lat, extra), query, prec=prec)
         if result is None:
-            prec = _escalate(prec, "delta", digits)
-            continue
+            if escalations < 2:
+                prec, escalations = _escalate(prec, "delta", digits), escalations + 1
+                continue
+            result = _bounds("delta", lo, up, digits, _method(lat, extra), query, prec=prec, loose=True)
+            if result is None:
+                prec = _escalate(prec, "delta", digits)
+                continue
         rel = _relative_gap(lo, up, 1.0)
         if grid is not None or rel <= rel_target or n >= cap:
             return result
@@ -647,7 +948,7 @@ def laplace_epsilon_bounds(eps0: object, k: object, delta: object, *, digits: in
     the root of ``δ_k^-`` (rounded down), both clipped to ``[0, k ε0]``; the
     grid is refined until ``gap <= rel_gap · min(upper, k ε0 - lower)`` or
     the budget is reached (see :func:`laplace_delta_bounds`).  ``delta`` must
-    lie in ``(0, 1)``.
+    lie in ``[0, 1]`` (``ε_k(0) = k ε0`` and ``ε_k(1) = 0`` exactly).
 
     >>> b = laplace_epsilon_bounds("0.1", 100, "1e-6")
     >>> b.lower.rounded, b.upper.rounded
@@ -655,20 +956,64 @@ def laplace_epsilon_bounds(eps0: object, k: object, delta: object, *, digits: in
     """
     check_digits(digits)
     e0, kk, e0f = _inputs(eps0, k)
-    d = real_input(delta, "delta")
-    require_open_unit(d, "delta")
-    rel_target, grid, max_terms = _options(rel_gap, grid, max_terms)
     query = dict(query or {"eps0": text(eps0), "k": text(k), "delta": text(delta)})
+    return _epsilon_bounds(_Spec.single(e0, kk, e0f), delta, digits, rel_gap, grid, max_terms, query)
+
+
+def laplace_composition_epsilon_bounds(groups: object, delta: object, *, digits: int = DEFAULT_DIGITS,
+                                       rel_gap: float = DEFAULT_REL_GAP, grid: int | None = None,
+                                       max_terms: int = DEFAULT_MAX_TERMS,
+                                       query: Mapping[str, str] | None = None) -> CertifiedBounds:
+    """:func:`laplace_epsilon_bounds` for ``⊗ Laplace(ε0_g)^{c_g}`` (see :func:`laplace_composition_delta_bounds`).
+
+    >>> b = laplace_composition_epsilon_bounds([(1, 10), ("1/2", 20)], "1e-6")
+    >>> b.lower.rounded <= b.upper.rounded
+    True
+    """
+    check_digits(digits)
+    spec = _make_spec(_groups_input(groups))
+    query = dict(query or {"groups": text(groups), "delta": text(delta)})
+    return _epsilon_bounds(spec, delta, digits, rel_gap, grid, max_terms, query)
+
+
+def _epsilon_bounds(spec: _Spec, delta: object, digits: int, rel_gap: object, grid: object, max_terms: object,
+                    query: Mapping[str, str]) -> CertifiedBounds:
+    d = real_input(delta, "delta")
+    require_closed_unit(d, "delta")
+    rel_target, grid, max_terms = _options(rel_gap, grid, max_terms)
+    K, unit = spec.K, spec.unit
+    if isinstance(d, fmpq) and d == 1:  # δ_k(0) <= 1: ε = 0
+        return _bounds("epsilon", arb(0), arb(0), digits, "exact: every mechanism is (0, 1)-DP", query, True)
+    if isinstance(d, fmpq) and d == 0:  # δ_k(ε) = 0 iff ε >= Σ ε0 (the largest loss has positive probability)
+        total = (unit * K) if isinstance(unit, fmpq) else None
+        if total is not None:
+            c = certified_rational("epsilon", total, digits, "exact: delta(eps) = 0 iff eps >= k eps0 (R-G1; the "
+                                   "largest loss k eps0 has positive probability)", query)
+            return CertifiedBounds(certified_rational("epsilon", total, digits, c.method, query, direction="down"),
+                                   c)
+        prec = bits_for_digits(digits) + 32
+        while True:
+            with ctx.workprec(prec):
+                value = to_arb(unit) * K
+            result = _bounds("epsilon", value, value, digits, "exact: delta(eps) = 0 iff eps >= k eps0 (R-G1)",
+                             query, True, prec)
+            if result is not None:
+                return result
+            prec = _escalate(prec, "epsilon", digits)
 
     with ctx.workprec(64):
         d_float = float(to_arb(d).mid())
     prec = bits_for_digits(digits) + 64
-    cap = grid or _grid_cap(_per_step(e0f, kk), max_terms)
-    n, cut = grid or 2, None
+    if grid:
+        n, cap = grid, grid
+    else:
+        n, cap = _plan(spec, max_terms, None, "this composition of Laplace mechanisms")
+    cut = None
     budget = max(d_float * rel_target * _SLACK_FRACTION, 1e-300)
+    escalations = 0
     while True:
         try:
-            lat = _lattice(e0, kk, n, prec, budget, cut)
+            lat = _lattice(spec, n, prec, budget, cut)
             with ctx.workprec(prec):
                 lo, up = _eps_roots(lat, d)
         except _OutOfRange:  # the guessed cut was too high: redo without it
@@ -678,19 +1023,22 @@ def laplace_epsilon_bounds(eps0: object, k: object, delta: object, *, digits: in
             result = _bounds("epsilon", up, up, digits, _method(lat, "; delta^+(0) <= delta"), query, True, prec)
         else:
             result = _bounds("epsilon", lo, up, digits, _method(lat, "; root brackets proved"), query, prec=prec)
+            if result is None and escalations >= 2:
+                result = _bounds("epsilon", lo, up, digits, _method(lat, "; root brackets proved"), query, prec=prec,
+                                 loose=True)
         if result is None:
-            prec = _escalate(prec, "epsilon", digits)
+            prec, escalations = _escalate(prec, "epsilon", digits), escalations + 1
             continue
-        rel = _relative_gap(lo, up, kk * e0f)
+        rel = _relative_gap(lo, up, spec.total_f)
         if grid is not None or rel <= rel_target or n >= cap:
             return result
         # the next roots lie near these: only lattice values above a margin below them matter
         lo_f, up_f = float(lo.lower().mid()), float(up.upper().mid())
-        floor = min(lo_f - 2 * (up_f - lo_f) - 16 * e0f / n, 0.0 if lo_f <= 0 else math.inf)
+        floor = min(lo_f - 2 * (up_f - lo_f) - 16 * spec.unit_f / n, 0.0 if lo_f <= 0 else math.inf)
         if grid is None:
-            cap = max(cap, _grid_cap(_per_step(e0f, kk, floor), max_terms))
+            cap = max(cap, _grid_cap(_per_step(spec, floor), max_terms))
         n = _next_grid(n, rel, rel_target, cap)
-        cut = int(math.ceil((kk - floor / e0f) * n / 2)) + 2 if floor > -kk * e0f else None
+        cut = int(math.ceil((K - floor / spec.unit_f) * n / 2)) + 2 if floor > -spec.total_f else None
 
 
 def _eps_roots(lat: _Lattice, delta: Real) -> tuple[arb, arb]:
@@ -698,8 +1046,12 @@ def _eps_roots(lat: _Lattice, delta: Real) -> tuple[arb, arb]:
     target = to_arb(delta)
     out = []
     for curve in (lat.lower, lat.upper):
-        r = curve.root(target)
-        if not r > 0:  # the root is at most 0, or straddles it: ε_k(δ) >= 0 by definition
-            r = arb(0) if r <= 0 else arb(0).union(r.upper())
+        low, high = curve.root(target)
+        if high <= 0:  # the root is at most 0: ε_k(δ) >= 0 by definition
+            r = arb(0)
+        elif low is None or not low > 0:  # it lies in (-inf or below 0, high]: max(0, root) in [0, high]
+            r = arb(0).union(high)
+        else:
+            r = low.union(high)
         out.append(r)
     return out[0], out[1]

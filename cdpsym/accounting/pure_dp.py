@@ -62,13 +62,14 @@ from fractions import Fraction
 
 from flint import arb, arb_poly, ctx, fmpq
 
-from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, NeedPrecision, Real, bits_for_digits,
-                                         certified_from_ball, certify, own_query, to_arb)
-from cdpsym.errors import InvalidParameter
+from cdpsym.accounting.certified import (DEFAULT_DIGITS, MAX_PREC, Certified, NeedPrecision, Real,
+                                         bits_for_digits, certified_from_ball, certified_rational, certify, own_query,
+                                         text, to_arb)
+from cdpsym.errors import InvalidParameter, PrecisionError
 
 __all__ = ["rr_delta", "rr_epsilon", "atom_bound", "homogeneous_delta_ball", "homogeneous_delta_estimate",
-           "laplace_single_delta", "laplace_single_epsilon", "MAX_ATOMS", "METHOD_HOMOGENEOUS",
-           "METHOD_HETEROGENEOUS", "METHOD_LAPLACE"]
+           "laplace_single_delta", "laplace_single_epsilon", "max_loss", "approx_dp_delta", "approx_dp_epsilon", "DPComposition",
+           "MAX_ATOMS", "METHOD_HOMOGENEOUS", "METHOD_HETEROGENEOUS", "METHOD_LAPLACE", "METHOD_APPROX"]
 
 MAX_ATOMS = 1 << 16
 METHOD_HOMOGENEOUS = "optimal composition (KOV15 Thm 3.3, R-F7): binomial tail sums in Arb"
@@ -237,7 +238,9 @@ def _first_index(k: int, eps0_x: Real, eps: fmpq) -> tuple[int, bool]:
         return max(j, 0), True
     eps0, e = to_arb(eps0_x), arb(eps)
     t = (k + e / eps0) / 2
-    j = int(math.floor(float(t.lower().mid()))) + 1
+    tf = float(t.lower().mid())
+    # clamp first: with ε0 = e^-100, ε/ε0 is 10^43 and the walk below would take forever
+    j = k + 1 if not tf < k else max(int(math.floor(tf)) + 1, -1)
     while j > 0 and not ((2 * (j - 1) - k) * eps0 <= e):
         j -= 1
     return max(j, 0), bool((2 * j - k) * eps0 > e)
@@ -264,46 +267,68 @@ def homogeneous_delta_ball(k: int, eps0_x: Real, eps: fmpq, trunc_bits: int) -> 
         return (1 - lower) - e.exp() * b_sum
     # positive form from j (terms below the first index have weight (.)_+ = 0)
     window = _Window(k, eps0, j, trunc_bits)
+    return _weighted_sum(window.b, k, j, eps0, e) + window.tail_a  # the tail beyond e has weights in [0, 1]
+
+
+def _weighted_sum(terms: Sequence[arb], k: int, j: int, eps0: arb, e: arb) -> arb:
+    """``Σ_t terms[t] (1 - e^{ε' - l_{j+t}})_+`` without cancellation (current precision).
+
+    Once a weight ``w_t = 1 - e^{ε' - l_{j+t}}`` is provably positive the
+    next ones follow from ``w_{t+1} = s w_t + (1 - s)``, ``s = e^{-2ε0}``: two
+    positive terms, so nothing cancels and no ``expm1`` is needed per term
+    (for ``ε0 = 10^-10`` every weight is close to ``0`` or far from it only
+    after billions of terms, and ``expm1`` per term was the cost).
+    """
     total = arb(0)
-    g = (e - (2 * j - k) * eps0).exp()  # e^{ε' - l_i}, updated by e^{-2ε0}
-    step = (-2 * eps0).exp()
-    half = arb(1) / 2
-    for t, b in enumerate(window.b):
-        if g > half:
-            w = (-(e - (2 * (j + t) - k) * eps0).expm1()).nonnegative_part()
-        else:
-            w = 1 - g
+    s = (-2 * eps0).exp()
+    one_minus_s = -(-2 * eps0).expm1()
+    w = None
+    for t, b in enumerate(terms):
+        if w is None:
+            w_t = -(e - (2 * (j + t) - k) * eps0).expm1()
+            if w_t > 0:
+                w = w_t
+            else:
+                total += b * w_t.nonnegative_part()
+                continue
         total += b * w
-        g = g * step
-    return total + window.tail_a  # the tail beyond e has weights in [0, 1]
+        w = w * s + one_minus_s
+    return total
 
 
-def homogeneous_delta_estimate(k: int, eps0: float, eps: float) -> tuple[float, float]:
+def homogeneous_delta_estimate(k: int, eps0: float, eps: float, per_log: bool = False) -> tuple[float, float]:
     """``(log δ(ε'), d log δ / d ε0)`` at ``ε0`` as floats — an *estimate* for calibration, never trusted.
+
+    ``per_log``: the slope ``d log δ / d log ε0`` instead (finite where ``d/dε0``
+    overflows a float, at ``ε0 = 5·10^-307``).
 
     ``d b_i / d ε0 = (i - kp) b_i`` and ``d/dε0 (1 - e^{ε'-l_i}) = (2i-k) e^{ε'-l_i}``.
     """
-    with ctx.workprec(64):
+    with ctx.workprec(64 + k.bit_length()):  # summing ~sqrt(k) terms: keep ~60 bits after the rounding errors
         e0 = arb(eps0)
         e = arb(eps)
         j = int(math.floor((k + eps / eps0) / 2)) + 1
         if j > k:
             return -math.inf, math.nan
         j = max(j, 0)
-        window = _Window(k, e0, j, 40)
+        window = _Window(k, e0, j, 56)  # the estimate steers a bracket of relative width 2^-41: 56 bits suffice
         p = 1 / (1 + (-e0).exp())
         total, slope = arb(0), arb(0)
         g = (e - (2 * j - k) * e0).exp()
         step = (-2 * e0).exp()
+        one_minus_step = -(-2 * e0).expm1()
+        w = (-(e - (2 * j - k) * e0).expm1()).nonnegative_part()
+        kp = k * p
         for t, b in enumerate(window.b):
             i = j + t
-            w = (-(e - (2 * i - k) * e0).expm1()).nonnegative_part() if g > 0.5 else 1 - g
             total += b * w
-            slope += b * ((i - k * p) * w + (2 * i - k) * g)
+            slope += b * ((i - kp) * w + (2 * i - k) * g)
             g = g * step
+            w = w * step + one_minus_step  # w_{t+1} = 1 - g_{t+1}, without cancellation
         if not total > 0:
             return -math.inf, math.nan
-        return float(total.log().mid()), float((slope / total).mid())
+        ratio = slope / total
+        return float(total.log().mid()), float((ratio * e0 if per_log else ratio).mid())
 
 
 # -- homogeneous epsilon ----------------------------------------------------------------------------------------
@@ -347,7 +372,7 @@ def _homogeneous_epsilon_ball(k: int, eps0_x: Real, delta: fmpq, trunc_bits: int
     eps0 = to_arb(eps0_x)
     if eps0 == 0:
         return arb(0)
-    target = arb(delta)
+    target = delta if isinstance(delta, arb) else arb(delta)  # a ball is fine: every comparison holds for all of it
     j0 = (k + 1) // 2
     j_guess = _estimate_segment(k, float(eps0.mid()), float(target.log().mid()))
     window = _Window(k, eps0, max(j0, j_guess - 2), trunc_bits)
@@ -361,6 +386,11 @@ def _homogeneous_epsilon_ball(k: int, eps0_x: Real, delta: fmpq, trunc_bits: int
             return bool(value.mid() > target.mid())
 
         if window.s > j0 and not above(0):  # the root is at or below l_s: extend the walk down
+            first = a_sums[0] - ((2 * window.s - k) * eps0).exp() * b_sums[0]
+            if not first <= target:  # a midpoint of a ball this wide says nothing: walking on it could take
+                # the walk all the way down to k/2 (10^8 terms at k = 10^9); more precision decides first
+                raise NeedPrecision("the suffix sums cannot yet tell on which side of the walk the root lies",
+                                    bits=2 * ctx.prec)
             window.extend_down(min(window.s - j0, max(4, n // 4)))
             continue
         if above(n - 1):
@@ -628,7 +658,7 @@ def _heterogeneous_epsilon_ball(groups: Sequence[tuple[fmpq, int]], delta: fmpq)
     ``A_j - e^ε B_j`` with ``A_j = Σ_{a<=j} P_a``, ``B_j = Σ_{a<=j} P_a e^{-L_a}``.
     """
     atoms = _loss_distribution(groups)
-    target = arb(delta)
+    target = delta if isinstance(delta, arb) else arb(delta)
     a, b = arb(0), arb(0)
     for idx, (loss, prob) in enumerate(atoms):
         la = arb(fmpq(loss.numerator, loss.denominator))
@@ -691,16 +721,53 @@ def _delta_compute(groups: list[tuple[Real, int]], eps: fmpq):  # type: ignore[n
     return compute
 
 
+def _symmetric(compute, eps: fmpq):  # type: ignore[no-untyped-def]
+    """For ``ε < 0``: ``δ(ε) = 1 - e^ε + e^ε δ(-ε)``, from a ``compute`` of ``δ`` at ``-ε > 0``.
+
+    Holds for every pair ``(P, Q)`` with ``(P, Q)`` and ``(Q, P)`` equally
+    private (randomized response, Laplace, Gaussian and their products): the
+    hockey-stick divergences satisfy ``H_{e^ε}(P||Q) = 1 - e^ε + e^ε H_{e^{-ε}}(Q||P)``.
+    """
+    if not eps < 0:
+        return compute
+
+    def at_negative(prec: int) -> arb:
+        e = arb(eps)
+        return -e.expm1() + e.exp() * compute(prec)
+
+    return at_negative
+
+
 def rr_delta(groups: Groups, eps: fmpq, digits: int = DEFAULT_DIGITS,
              query: Mapping[str, str] | None = None) -> Certified:
-    """The exact ``δ(ε')`` of ``⊗ RR_{ε_g}^{⊗ c_g}`` (= optimal ``ε_g``-DP composition), rounded up."""
+    """The exact ``δ(ε')`` of ``⊗ RR_{ε_g}^{⊗ c_g}`` (= optimal ``ε_g``-DP composition), rounded up; any real ``ε'``."""
     groups = _clean(groups)
     method = METHOD_HOMOGENEOUS if len(groups) <= 1 else METHOD_HETEROGENEOUS
-    compute = _delta_compute(groups, eps)
+    compute = _symmetric(_delta_compute(groups, abs(eps)), eps)
     k = sum(c for _, c in groups)
     return certify("delta", compute, digits=digits, method=method, query=query or {},
                    start_prec=bits_for_digits(digits) + 20 + k.bit_length(),
                    what="the optimal-composition delta(eps)")
+
+
+def max_loss(groups: Groups, digits: int = DEFAULT_DIGITS, query: Mapping[str, str] | None = None,
+             method: str = "") -> Certified:
+    """``Σ c_g ε_g``, the least ``ε'`` with ``δ(ε') = 0`` (the largest loss has probability ``Π p_g^{c_g} > 0``)."""
+    groups = _clean(groups)
+    method = method or "exact: delta(eps) = 0 iff eps >= the largest privacy loss sum(k_i eps_i) (R-F7/R-F8)"
+    if all(isinstance(e, fmpq) for e, _ in groups):
+        total = fmpq(0)
+        for e, c in groups:
+            total += c * e
+        return certified_rational("epsilon", total, digits, method, query or {})
+
+    def compute(prec: int) -> arb:
+        total = arb(0)
+        for e, c in groups:
+            total += c * to_arb(e)
+        return total
+
+    return certify("epsilon", compute, digits=digits, method=method, query=query or {}, what="the largest loss")
 
 
 #: ε(δ) walks this many bits less far than δ(ε) at the same precision: the closed-form root needs the
@@ -751,16 +818,41 @@ def rr_epsilon(groups: Groups, delta: fmpq, digits: int = DEFAULT_DIGITS,
 METHOD_LAPLACE = "exact Laplace profile (R-E5): delta = max(0, 1 - exp((eps - eps0)/2))"
 
 
+def _compare(x: fmpq, y: Real) -> int | None:
+    """The sign of ``x - y`` (exact for rational ``y``, proved in Arb otherwise), ``None`` if undecided."""
+    if isinstance(y, fmpq):
+        return (x > y) - (x < y)
+    for prec in (64, 256, 1024, 4096, MAX_PREC):
+        with ctx.workprec(prec):
+            d = arb(x) - to_arb(y)
+            if d > 0:
+                return 1
+            if d < 0:
+                return -1
+    return None
+
+
 def laplace_single_delta(eps0: Real, eps: fmpq, digits: int = DEFAULT_DIGITS,
                          query: Mapping[str, str] | None = None) -> Certified:
-    """``δ(ε) = max(0, 1 - e^{(ε-ε0)/2})`` for one Laplace mechanism with ``ε0 = Δ/b``, rounded up."""
+    """``δ(ε)`` for one Laplace mechanism with ``ε0 = Δ/b``, rounded up, for every real ``ε``:
+    ``0`` for ``ε >= ε0``, ``1 - e^{(ε-ε0)/2}`` for ``|ε| <= ε0``, ``1 - e^ε`` for ``ε <= -ε0`` (R-E5 and symmetry).
+
+    The case is decided exactly (``ε = ε0 = 1/100`` gives exactly ``0``: a
+    ball for ``ε - ε0`` would straddle ``0`` at every precision).
+    """
+    above = _compare(eps, eps0)
+    below = _compare(-eps, eps0)
+    if above is None or below is None:
+        raise PrecisionError(f"cannot decide whether eps={text(eps)} equals +-eps0={text(eps0)} (they agree to "
+                             f"2^-{MAX_PREC}); give eps0 as an exact rational")
+    if above >= 0:
+        return Certified("delta", arb(0), "0", "up", digits, METHOD_LAPLACE + "; eps >= eps0: exactly 0",
+                         own_query(query or {}), True)
 
     def compute(prec: int) -> arb:
-        x = (arb(eps) - to_arb(eps0)) / 2
-        if x >= 0:
-            return arb(0)
-        value = -x.expm1()
-        return value if value > 0 else value.nonnegative_part()
+        if below >= 0:  # ε <= -ε0: every loss exceeds ε
+            return -arb(eps).expm1()
+        return -((arb(eps) - to_arb(eps0)) / 2).expm1()
 
     return certify("delta", compute, digits=digits, method=METHOD_LAPLACE, query=query or {},
                    what="the Laplace delta(eps)")
@@ -768,7 +860,9 @@ def laplace_single_delta(eps0: Real, eps: fmpq, digits: int = DEFAULT_DIGITS,
 
 def laplace_single_epsilon(eps0: Real, delta: fmpq, digits: int = DEFAULT_DIGITS,
                            query: Mapping[str, str] | None = None) -> Certified:
-    """The least ``ε >= 0`` with ``δ(ε) <= delta``: ``max(0, ε0 + 2 log(1 - delta))``, rounded up."""
+    """The least ``ε >= 0`` with ``δ(ε) <= delta``: ``max(0, ε0 + 2 log(1 - delta))``, rounded up (``ε0`` at 0)."""
+    if delta == 0:
+        return max_loss([(eps0, 1)], digits, query, "exact: delta(eps) = 0 iff eps >= eps0 (R-E5)")
 
     def compute(prec: int) -> arb:
         value = to_arb(eps0) + 2 * (-arb(delta)).log1p()
@@ -778,3 +872,185 @@ def laplace_single_epsilon(eps0: Real, delta: fmpq, digits: int = DEFAULT_DIGITS
 
     return certify("epsilon", compute, digits=digits, method=METHOD_LAPLACE, query=query or {},
                    what="the Laplace epsilon(delta)")
+
+
+# -- (eps_i, delta_i)-DP mechanisms: the optimal composition with delta_i > 0 ---------------------------------------
+
+METHOD_APPROX = ("optimal composition of (eps_i, delta_i)-DP mechanisms (KOV15 Thm 3.5, MV16; R-F7/R-F8): "
+                 "delta' = 1 - prod(1 - delta_i)^k_i (1 - delta_RR(eps'))")
+
+#: ``(ε_i, δ_i, count)``: ``count`` mechanisms, each ``(ε_i, δ_i)``-DP
+Parts = Sequence[tuple[Real, fmpq, int]]
+
+
+def _log_survival(parts: Parts) -> arb:
+    """``log Π (1 - δ_i)^{c_i}`` at the current precision."""
+    total = arb(0)
+    for _, d, c in parts:
+        if d != 0:
+            total += c * (-arb(d)).log1p()
+    return total
+
+
+def approx_dp_delta(parts: Parts, eps: fmpq, digits: int = DEFAULT_DIGITS,
+                    query: Mapping[str, str] | None = None) -> Certified:
+    """The least ``δ'`` such that every composition of the ``(ε_i, δ_i)``-DP mechanisms is ``(ε', δ')``-DP.
+
+    Every ``(ε, δ)``-DP mechanism is a post-processing of the four-outcome
+    pair ``P = (δ, (1-δ)p, (1-δ)q, 0)``, ``Q = (0, (1-δ)q, (1-δ)p, δ)``
+    (``p = e^ε/(1+e^ε)``), and adaptive composition is dominated by the
+    product of those pairs (Kairouz, Oh & Viswanath 2015, Thm 3.5; Murtagh &
+    Vadhan 2016 for unequal ``ε_i``); its profile is
+    ``1 - Π(1-δ_i)^{c_i} (1 - δ_RR(ε'))`` for every real ``ε'``.
+    """
+    groups = _clean([(e, c) for e, _, c in parts])
+    rr = _symmetric(_delta_compute(groups, abs(eps)), eps)
+
+    def compute(prec: int) -> arb:
+        log_s = _log_survival(parts)
+        return -log_s.expm1() + log_s.exp() * rr(prec)
+
+    k = sum(c for _, c in groups)
+    return certify("delta", compute, digits=digits, method=METHOD_APPROX, query=query or {},
+                   start_prec=bits_for_digits(digits) + 20 + k.bit_length(),
+                   what="the optimal-composition delta(eps)")
+
+
+def approx_dp_epsilon(parts: Parts, delta: fmpq, digits: int = DEFAULT_DIGITS,
+                      query: Mapping[str, str] | None = None) -> Certified:
+    """The least ``ε' >= 0`` such that every composition of the ``(ε_i, δ_i)``-DP mechanisms is ``(ε', δ)``-DP.
+
+    With ``S = Π(1-δ_i)^{c_i}``: none exists when ``δ < 1 - S`` (refused,
+    saying so); at ``δ = 1 - S`` it is the largest loss ``Σ c_i ε_i``; above,
+    ``ε_RR(1 - (1-δ)/S)`` of the randomized responses.
+    """
+    query = own_query(query or {})
+    groups = _clean([(e, c) for e, _, c in parts])
+    if delta == 1:
+        return Certified("epsilon", arb(0), "0", "up", digits, METHOD_APPROX + "; delta = 1", query, True)
+    side = _survival_side(parts, delta)  # sign of S - (1 - δ)
+    if side < 0:
+        with ctx.workprec(64):
+            floor = -_log_survival(parts).expm1()
+        raise InvalidParameter(
+            f"no finite epsilon: delta={text(delta)} is below 1 - prod(1 - delta_i)^k_i = {floor.str(6, radius=False)}, "
+            "the probability that some mechanism fails outright; every such composition violates "
+            f"(eps, {text(delta)})-DP for every eps (the least delta it satisfies is at least that)")
+    if side == 0:
+        if not groups:
+            return Certified("epsilon", arb(0), "0", "up", digits, METHOD_APPROX, query, True)
+        return max_loss(groups, digits, query, METHOD_APPROX + "; delta = 1 - prod(1 - delta_i)^k_i: the largest "
+                                                               "loss sum(k_i eps_i)")
+    if not groups:  # all ε_i = 0: δ_RR ≡ 0
+        return Certified("epsilon", arb(0), "0", "up", digits, METHOD_APPROX + "; eps_i = 0", query, True)
+    if len(groups) > 1 and not all(isinstance(e, fmpq) for e, _ in groups):
+        raise InvalidParameter("heterogeneous randomized-response composition needs rational eps_i "
+                               f"(got {[str(e) for e, _ in groups]})")
+    k = sum(c for _, c in groups)
+
+    def compute(prec: int) -> arb:
+        target = 1 - arb(1 - delta) * (-_log_survival(parts)).exp()  # δ_RR at the root, in (0, 1]
+        if not target > 0:
+            raise NeedPrecision("1 - (1 - delta)/prod(1 - delta_i)^k_i is not yet provably positive")
+        if len(groups) == 1:
+            e0, kk = groups[0]
+            return _homogeneous_epsilon_ball(kk, e0, target, _trunc_bits(prec - _EPS_TRUNC_SLACK, kk))
+        return _heterogeneous_epsilon_ball(groups, target)  # type: ignore[arg-type]
+
+    return certify("epsilon", compute, digits=digits, method=METHOD_APPROX + "; segment proved, closed form",
+                   query=query, start_prec=bits_for_digits(digits) + 8 + k.bit_length(),
+                   what="the optimal-composition epsilon(delta)")
+
+
+def _survival_side(parts: Parts, delta: fmpq) -> int:
+    """The sign of ``S - (1 - δ)``, ``S = Π(1-δ_i)^{c_i}``: exact when the rationals are small enough, else by Arb."""
+    bits = sum(c * (int(d.p).bit_length() + int(d.q).bit_length()) for _, d, c in parts if d != 0)
+    if bits <= 1 << 16:
+        surv = fmpq(1)
+        for _, d, c in parts:
+            if d != 0:
+                surv *= (1 - d) ** c
+        diff = surv - (1 - delta)
+        return (diff > 0) - (diff < 0)
+    for prec in (64, 256, 1024, 4096, MAX_PREC):
+        with ctx.workprec(prec):
+            diff = _log_survival(parts) - (-arb(delta)).log1p()
+            if diff > 0:
+                return 1
+            if diff < 0:
+                return -1
+    raise PrecisionError(f"cannot decide whether delta={text(delta)} is at least 1 - prod(1 - delta_i)^k_i (they agree "
+                         f"to 2^-{MAX_PREC}); no answer is certified")
+
+
+class DPComposition:
+    """Every adaptive composition of ``count`` ``(ε_i, δ_i)``-DP mechanisms, for :func:`cdpsym.accounting.epsilon`
+    and :func:`cdpsym.accounting.delta` (the optimal composition: :func:`approx_dp_epsilon`, :func:`approx_dp_delta`).
+
+    Built from a notion subject with :meth:`from_subject`: ``DP(eps)``,
+    ``DP(eps, delta)`` (``(eps, delta)-DP``) or ``compose(..., k=k)`` of them
+    (nested compositions multiply out).
+
+    >>> from cdpsym.notions import ApproxDP
+    >>> DPComposition.from_subject(ApproxDP(eps=1, delta=Fraction(1, 10**6))).parts
+    [(1, 1/1000000, 1)]
+    """
+
+    def __init__(self, parts: Sequence[tuple[object, object, object]], text: str = "") -> None:
+        from cdpsym.accounting.certified import (exact_input, real_input, require_closed_unit, require_count,
+                                                 require_nonnegative)
+
+        clean = []
+        for e, d, c in parts:
+            e_x, d_q = real_input(e, "eps_i"), exact_input(d, "delta_i")
+            require_nonnegative(e_x, "eps_i")
+            require_closed_unit(d_q, "delta_i")
+            clean.append((e_x, d_q, require_count(c, "count")))
+        self.parts = clean
+        self.text = text or " ⊗ ".join(f"({e}, {d})-DP^{c}" for e, d, c in self.parts)
+
+    def __repr__(self) -> str:
+        return self.text
+
+    @staticmethod
+    def from_subject(subject: object) -> "DPComposition | None":
+        """The composition a notion subject stands for, or ``None`` when it is not made of DP notions."""
+        parts = _dp_parts(subject, 1)
+        if parts is None:
+            return None
+        merged: dict[tuple, list] = {}
+        for e, d, c in parts:
+            key = ((int(e.p), int(e.q)) if isinstance(e, fmpq) else e, (int(d.p), int(d.q)))
+            if key in merged:
+                merged[key][2] += c
+            else:
+                merged[key] = [e, d, c]
+        try:
+            shown = repr(subject)
+        except ValueError:
+            shown = ""
+        return DPComposition([tuple(v) for v in merged.values()], shown)  # type: ignore[misc]
+
+
+def _dp_parts(subject: object, times: int) -> list[tuple[Real, fmpq, int]] | None:
+    from cdpsym.accounting.certified import exact_input, real_input, require_closed_unit, require_nonnegative
+    from cdpsym.notions import ApproxDP, PureDP
+
+    if isinstance(subject, (PureDP, ApproxDP)):
+        e = real_input(subject.eps, "eps")
+        require_nonnegative(e, "eps")
+        d = exact_input(subject.delta, "delta") if isinstance(subject, ApproxDP) else fmpq(0)
+        require_closed_unit(d, "delta")
+        return [(e, d, times)]
+    parts, k = getattr(subject, "parts", None), getattr(subject, "k", None)  # compose(..., k=k) of notions
+    if parts is None or k is None or not isinstance(parts, tuple):
+        return None
+    if not getattr(k, "is_Integer", False):
+        raise InvalidParameter(f"k is symbolic (k={k}); a numeric evaluation needs an integer k")
+    out: list[tuple[Real, fmpq, int]] = []
+    for part in parts:
+        sub = _dp_parts(part, times * int(k))
+        if sub is None:
+            return None
+        out.extend(sub)
+    return out

@@ -61,7 +61,8 @@ import sympy as sp
 from lark import Token, Tree
 
 from cdpsym.errors import InvalidParameter
-from cdpsym.expr.parse import CANONICAL_SYMBOLS, EXPRESSION_RULES, ExpressionBuilder, OutOfDomain, parse_tree
+from cdpsym.expr.parse import (CANONICAL_SYMBOLS, EXPRESSION_RULES, ExpressionBuilder, OutOfDomain, parse_tree,
+                               shorten)
 from cdpsym.mechanisms import Composition, Gaussian, Laplace, RandomizedResponse, compose
 from cdpsym.notions import RDP, TCDP, ZCDP, ApproxDP, MeanConcentratedDP, Notion, PureDP
 
@@ -168,6 +169,12 @@ _EXPECTED_SUBJECT = ("a mechanism (Gaussian(...), Laplace(...), RandomizedRespon
 class SubjectBuilder(ExpressionBuilder):
     """Builds mechanisms and notions; their numeric arguments go through :class:`ExpressionBuilder`."""
 
+    def __init__(self, text: str, symbols: Mapping[str, sp.Basic] | None = None,
+                 max_seconds: float | None = None) -> None:
+        super().__init__(text, symbols, max_seconds)
+        #: id(built object) -> {parameter: 0-based offset of its argument in the text}
+        self.located: dict[int, dict[str, int | None]] = {}
+
     def subject(self, node: Any) -> Subject:
         if isinstance(node, Tree):
             if node.data == "start":
@@ -225,7 +232,7 @@ class SubjectBuilder(ExpressionBuilder):
                 key_token, value = arg.children
                 key = KEYWORD_ALIASES.get(str(key_token), str(key_token))
                 if key not in params:
-                    raise self.error(f"{name}(...) has no parameter {str(key_token)!r} "
+                    raise self.error(f"{name}(...) has no parameter {shorten(str(key_token))!r} "
                                      f"(its parameters: {', '.join(params)})", key_token)
                 if key in bound:
                     raise self.error(f"{name}(...) got {key} twice", key_token)
@@ -256,11 +263,14 @@ class SubjectBuilder(ExpressionBuilder):
 
     def instantiate(self, label: str, signature: _Signature, values: Mapping[str, tuple[sp.Expr, Any]],
                     node: Any) -> Any:
-        """Call the constructor; its :class:`InvalidParameter` message goes through, prefixed with where."""
+        """Call the constructor; its :class:`InvalidParameter` message goes through, prefixed with where.
+
+        The 0-based offsets of the arguments are recorded in :attr:`located` (keyed by the result's id).
+        """
         try:
-            return signature.build(**{p: v for p, (v, _) in values.items()})
+            result = signature.build(**{p: v for p, (v, _) in values.items()})
         except InvalidParameter as exc:
-            message = str(exc)
+            message = _abbreviate(str(exc))
             where = node
             for param, (_, at) in values.items():
                 if message.startswith(f"{param} "):
@@ -270,6 +280,8 @@ class SubjectBuilder(ExpressionBuilder):
                 where.meta.start_pos if isinstance(where, Tree) and not where.meta.empty else None)
             column = f" at column {pos + 1}" if pos is not None else ""
             raise OutOfDomain(f"{label}{column}: {message}", text=self.text, position=pos) from None
+        self.located[id(result)] = {p: _position(at) for p, (_, at) in values.items()}
+        return result
 
     def compose(self, node: Tree) -> Subject:
         parts: list[Subject] = []
@@ -279,7 +291,7 @@ class SubjectBuilder(ExpressionBuilder):
                 key_token, value_node = arg.children
                 if str(key_token) != "k":
                     raise self.error(f"compose(...) takes mechanisms or notions and k=..., "
-                                     f"not {str(key_token)}=...", key_token)
+                                     f"not {shorten(str(key_token))}=...", key_token)
                 if k is not None:
                     raise self.error("compose(...) got k twice", key_token)
                 k = self.count(value_node)
@@ -292,7 +304,7 @@ class SubjectBuilder(ExpressionBuilder):
             try:
                 return compose(*parts, k=k)  # type: ignore[arg-type]
             except InvalidParameter as exc:
-                raise OutOfDomain(f"compose(...) at column {_col(node)}: {exc}", text=self.text,
+                raise OutOfDomain(f"compose(...) at column {_col(node)}: {_abbreviate(str(exc))}", text=self.text,
                                   position=node.meta.start_pos) from None
         return NotionComposition(tuple(parts), k)
 
@@ -311,9 +323,10 @@ class SubjectBuilder(ExpressionBuilder):
         value = self.expression(node)
         if value.is_number:
             if not (value.is_Integer and 1 <= value <= MAX_K):
-                raise self.error(f"k must be a positive integer at most 10^9, got k={value}", node, OutOfDomain)
+                raise self.error(f"k must be a positive integer at most 10^9, got k={shorten(str(value))}", node,
+                                 OutOfDomain)
         elif not (value.is_integer and value.is_positive):
-            raise self.error(f"k must be a positive integer, got k={value}", node, OutOfDomain)
+            raise self.error(f"k must be a positive integer, got k={shorten(str(value))}", node, OutOfDomain)
         return value
 
 
@@ -321,8 +334,29 @@ def _col(node: Tree) -> int:
     return (node.meta.start_pos if not node.meta.empty else 0) + 1
 
 
-def parse_subject(text: str, *, symbols: Mapping[str, sp.Basic] | None = CANONICAL_SYMBOLS) -> Subject:
+def _position(where: Any) -> int | None:
+    if isinstance(where, Token):
+        return where.start_pos
+    if isinstance(where, Tree) and not where.meta.empty:
+        return where.meta.start_pos
+    return None
+
+
+def _abbreviate(message: str, limit: int = 60) -> str:
+    """A constructor's message with every space-free run longer than *limit* cut (``sigma=-10000…``)."""
+    return " ".join(shorten(word, limit) for word in message.split(" "))
+
+
+def parse_subject(text: str, *, symbols: Mapping[str, sp.Basic] | None = CANONICAL_SYMBOLS,
+                  where: dict[str, int | None] | None = None) -> Subject:
     """The mechanism or notion that *text* names (see the module docstring for the syntax).
+
+    *where*, if given, receives the 0-based offsets of the outermost subject's arguments, so that a
+    later error about one of them can point at it:
+
+    >>> offsets = {}
+    >>> parse_subject("zCDP(rho=1/2)", where=offsets), offsets
+    (ZCDP(rho=1/2), {'rho': 5})
 
     >>> parse_subject("compose(RandomizedResponse(eps=1/10), k=1000)")
     compose(RandomizedResponse(eps=1/10), k=1000)
@@ -334,4 +368,8 @@ def parse_subject(text: str, *, symbols: Mapping[str, sp.Basic] | None = CANONIC
     cdpsym.expr.parse.ParseError: Gaussian(...) takes at most 2 arguments (sensitivity, sigma), got 3 at column 16
     """
     tree = parse_tree(text, SUBJECT_GRAMMAR)
-    return SubjectBuilder(text, symbols).subject(tree)
+    builder = SubjectBuilder(text, symbols)
+    subject = builder.subject(tree)
+    if where is not None:
+        where.update(builder.located.get(id(subject), {}))
+    return subject

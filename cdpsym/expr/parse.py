@@ -62,7 +62,7 @@ from cdpsym.errors import CdpsymError, InvalidParameter
 from cdpsym.expr import symbols as _sym
 
 __all__ = [
-    "ParseError", "OutOfDomain", "parse_expression", "parse_number", "parse_rational",
+    "ParseError", "OutOfDomain", "parse_expression", "parse_number", "parse_rational", "shorten",
     "CANONICAL_SYMBOLS", "FUNCTIONS", "CONSTANTS",
     "MAX_LENGTH", "MAX_NESTING", "MAX_DEPTH", "MAX_DIGITS", "MAX_ROOT_DIGITS", "MAX_EXPONENT", "MAX_SECONDS",
 ]
@@ -204,6 +204,15 @@ _TOKEN_WORDS = {
 def lark_parser(grammar: str) -> Lark:
     """A (cached) LALR parser for *grammar*, with positions on every node."""
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+
+def shorten(text: str, limit: int = 40) -> str:
+    """*text* cut to at most *limit* characters, with '…' when cut (for echoing user input in messages).
+
+    >>> shorten("x" * 100, 10)
+    'xxxxxxxxx…'
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _describe_token(token: Token, text: str) -> str:
@@ -395,11 +404,12 @@ class ExpressionBuilder:
         if n == 0:
             return sp.Integer(0)
         if len(exponent.lstrip("+-").lstrip("0")) > 6:
-            raise self.error(f"number {s!r} is too large or too small (exponent beyond {MAX_DIGITS})", token)
+            raise self.error(f"number {shorten(s)!r} is too large or too small (exponent beyond {MAX_DIGITS})",
+                             token)
         e = (int(exponent) if exponent else 0) - len(frac)
         significant = len(digits.lstrip("0"))
         if max(significant + e, -e) > MAX_DIGITS:
-            raise self.error(f"number {s!r} has more than {MAX_DIGITS} digits", token)
+            raise self.error(f"number {shorten(s)!r} has more than {MAX_DIGITS} digits", token)
         return sp.Integer(n * 10 ** e) if e >= 0 else sp.Rational(n, 10 ** -e)
 
     def _node_name(self, node: Tree) -> sp.Expr:
@@ -415,10 +425,10 @@ class ExpressionBuilder:
         if name in FUNCTIONS:
             return f"{name} is a function: write {name}(...)"
         if self.symbols is None:
-            return f"unknown name {name!r} (only numbers, pi and e are allowed here)"
+            return f"unknown name {shorten(name)!r} (only numbers, pi and e are allowed here)"
         known = sorted(n for n in self.symbols if n.isascii())
         shown = ", ".join(known[:12]) + (", ..." if len(known) > 12 else "")
-        return f"unknown name {name!r} (known symbols: {shown})"
+        return f"unknown name {shorten(name)!r} (known symbols: {shown})"
 
     def _node_signed(self, node: Tree) -> sp.Expr:
         sign, operand = node.children
@@ -459,7 +469,8 @@ class ExpressionBuilder:
             raise self.error("0 to a non-positive power is undefined", where, OutOfDomain)
         if base.is_number and exponent.is_Rational and base not in (sp.S.Zero, sp.S.One, sp.S.NegativeOne):
             if abs(exponent) > MAX_EXPONENT:
-                raise self.error(f"exponent {exponent} is too large (at most {MAX_EXPONENT} for a number)", where)
+                raise self.error(f"exponent {shorten(str(exponent))} is too large "
+                                 f"(at most {MAX_EXPONENT} for a number)", where)
             size = _log10_size(base) * float(abs(exponent))
             if size > MAX_DIGITS:
                 raise self.error(f"power too large: the result would have about {int(size)} digits "
@@ -491,7 +502,7 @@ class ExpressionBuilder:
 
     def unknown_function(self, name: str) -> str:
         known = ", ".join(n for n in FUNCTIONS if n not in ("Min", "Max"))
-        return f"unknown function {name!r} (known: {known})"
+        return f"unknown function {shorten(name)!r} (known: {known})"
 
     def arguments(self, arglist: Tree | None) -> list[Any]:
         return [] if arglist is None else list(arglist.children)
@@ -500,7 +511,7 @@ class ExpressionBuilder:
         args = self.arguments(arglist)
         for a in args:
             if isinstance(a, Tree) and a.data == "kwarg":
-                raise self.error(f"{name}(...) takes no keyword arguments, got {a.children[0]}=", a)
+                raise self.error(f"{name}(...) takes no keyword arguments, got {shorten(str(a.children[0]))}=", a)
         return args
 
 
@@ -542,5 +553,6 @@ def parse_rational(text: str) -> sp.Rational:
     """
     value = parse_number(text)
     if not isinstance(value, sp.Rational):
-        raise ParseError(f"expected an exact rational number such as 1e-6, 0.25 or 1/3, got {value}", text=text)
+        raise ParseError(f"expected an exact rational number such as 1e-6, 0.25 or 1/3, got {shorten(str(value))}",
+                         text=text)
     return value

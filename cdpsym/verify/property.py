@@ -4,11 +4,21 @@ Every part's statement is compared with its ground truth at each drawn
 point (30 digits).  A failure is shrunk by hypothesis to a minimal
 counterexample, which the report shows.  Derandomized by default so CI is
 reproducible.
+
+Hypothesis keeps nothing in the user's working directory: no example
+database (``database=None``), and its cache of source constants goes to
+``$XDG_CACHE_HOME/cdpsym/hypothesis`` (``~/.cache/...``) for the duration of the
+check, unless the user chose a place (``HYPOTHESIS_STORAGE_DIRECTORY`` or
+``hypothesis.configuration.set_hypothesis_home_dir``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Mapping
 
 import mpmath
@@ -24,6 +34,25 @@ class PropertyResult:
     examples: int
     counterexample: Mapping[str, str] | None = None
     detail: str = ""
+
+
+@contextlib.contextmanager
+def _storage_outside_cwd() -> Iterator[None]:
+    """Point hypothesis's storage (by default ``./.hypothesis``) at a cache folder while checking."""
+    from hypothesis import configuration
+
+    key = "__hypothesis_home_directory"  # the module global set_hypothesis_home_dir() sets (lazily: the default)
+    chosen = vars(configuration).get(key)
+    default = vars(configuration).get(key + "_default")
+    if os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY") or (chosen is not None and chosen != default):
+        yield  # the user chose a place
+        return
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cdpsym" / "hypothesis"
+    configuration.set_hypothesis_home_dir(cache)
+    try:
+        yield
+    finally:
+        configuration.set_hypothesis_home_dir(chosen)
 
 
 def property_check(theorem, examples: int | None = None, derandomize: bool = True, dps: int = 20) -> PropertyResult:
@@ -79,7 +108,8 @@ def property_check(theorem, examples: int | None = None, derandomize: bool = Tru
                         raise AssertionError(f"{c.part} fails for {c.witness} at {c.point}")
 
     try:
-        run()
+        with _storage_outside_cwd():
+            run()
     except AssertionError:
         return PropertyResult("failed", count["n"], failures[-1] if failures else None,
                               "shrunk counterexample (hypothesis)")

@@ -7,7 +7,7 @@ import time
 from cdpsym.proof.kernel import Axiom, weakest
 from cdpsym.proof.theorem import Theorem, symbolic_check
 from cdpsym.verify.numeric import numeric_check
-from cdpsym.verify.property import property_check
+from cdpsym.verify.property import PropertyResult, property_check
 from cdpsym.verify.report import Report
 
 __all__ = ["verify_theorem"]
@@ -42,7 +42,7 @@ def verify_theorem(theorem: Theorem | Axiom, *, dps: int = 50, property_examples
         "comparisons": [c.__dict__ for c in num.comparisons],
         "summary": f"{len(num.comparisons)} comparisons at {num.dps} digits",
     }
-    prop = property_check(theorem, examples=property_examples, derandomize=derandomize)
+    prop = _property(theorem, property_examples, derandomize)
     prop_d = {"status": prop.status, "examples": prop.examples, "detail": prop.detail,
               "summary": f"{prop.examples} examples"}
     if prop.counterexample:
@@ -50,6 +50,13 @@ def verify_theorem(theorem: Theorem | Axiom, *, dps: int = 50, property_examples
     verdict = _verdict(sym.status, num.status, prop.status)
     return Report(theorem.name, theorem.reference, theorem.source, "theorem", verdict,
                   {"symbolic": symbolic, "numeric": numeric, "property": prop_d}, time.perf_counter() - t0)
+
+
+def _property(theorem, examples: int | None, derandomize: bool) -> PropertyResult:
+    """The property check; ``examples=0`` skips it (the verdict is then at best *supported*)."""
+    if examples == 0:
+        return PropertyResult("skipped", 0, detail="skipped: 0 examples asked for")
+    return property_check(theorem, examples=examples, derandomize=derandomize)
 
 
 def _guard_numeric(theorem, dps):
@@ -85,7 +92,7 @@ def _verify_axiom(ax: Axiom, dps, property_examples, derandomize, t0) -> Report:
         property_examples = getattr(ax, "property_examples", 40)
 
     num = _guard_numeric(_Shim, dps)
-    prop = property_check(_Shim, examples=property_examples, derandomize=derandomize)
+    prop = _property(_Shim, property_examples, derandomize)
     verdict = "failed" if "failed" in (num.status, prop.status) else "axiom"
     checks = {
         "symbolic": {"status": "axiom", "steps_checked": 0, "summary": "cited, part of the trusted base"},
