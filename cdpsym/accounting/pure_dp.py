@@ -691,6 +691,16 @@ def _heterogeneous_epsilon_ball(groups: Sequence[tuple[fmpq, int]], delta: fmpq)
 
 # -- public entry points ----------------------------------------------------------------------------------
 
+MAX_EPS0 = 10 ** 6  # beyond it the float estimates of the binomial walk overflow
+
+
+def _decimal_exponent(e) -> str:
+    try:
+        return str(int(e.mid().log().mid()) // 2) if hasattr(e, "mid") else str(len(str(int(e.p) // int(e.q))) - 1)
+    except Exception:  # noqa: BLE001 - only used to word the message
+        return "?"
+
+
 def _clean(groups: Groups) -> list[tuple[Real, int]]:
     """Drop ``ε = 0`` factors (fair coins) and merge equal ``ε``."""
     merged: dict[object, int] = {}
@@ -698,6 +708,9 @@ def _clean(groups: Groups) -> list[tuple[Real, int]]:
     for e, c in groups:
         if c <= 0 or (isinstance(e, fmpq) and e == 0):
             continue
+        if not (e <= MAX_EPS0):
+            raise InvalidParameter(f"eps0 is beyond the range the pure-DP accountant works in, (0, {MAX_EPS0}]: "
+                                   f"got eps0 of about 10^{_decimal_exponent(e)}")
         key = (int(e.p), int(e.q)) if isinstance(e, fmpq) else e
         if key not in merged:
             order.append(e)

@@ -759,3 +759,12 @@ def test_arb_rounding_agrees_with_the_exact_integer_rounding() -> None:
             for direction in ("up", "down"):
                 clip = (Fraction(0), Fraction(1)) if rng.random() < 0.2 else (None, None)
                 assert c._round(b, digits, direction, clip)[2:] == c._round_arb(b, digits, direction, clip)[2:]
+
+
+def test_a_pure_dp_eps0_beyond_the_range_is_a_clear_domain_error():
+    """eps0 = 10^316 once crashed with OverflowError (found by the CLI fuzzer)."""
+    from cdpsym.cli import main
+
+    for argv in (["epsilon", "RandomizedResponse(eps=10^316)", "--delta", "1e-6"],
+                 ["delta", "compose(10^316-DP)", "--eps", "1"]):
+        assert main(argv) == 3
