@@ -680,8 +680,7 @@ def _make_spec(groups: list[tuple[Real, int]]) -> _Spec:
         ref = items[0][0]
         ratios_q = []
         for e0, _ in items:
-            r = sp.nsimplify(sp.simplify(sp.sympify(str(e0)) / sp.sympify(str(ref)))) if False else \
-                sp.simplify(_as_sympy(e0) / _as_sympy(ref))
+            r = sp.simplify(_as_sympy(e0) / _as_sympy(ref))
             if not r.is_Rational:
                 raise InvalidParameter(
                     f"the Laplace mechanisms' eps0 = sensitivity/scale values ({', '.join(str(e) for e, _ in items)}) "
