@@ -43,8 +43,8 @@ from cdpsym.proof.algebra import (BoundVar, Context, Decision, canon, domain_key
                                   finite_value, opaque_terms, prove_sign)
 from cdpsym.proof.crosscheck import cross_check
 from cdpsym.proof.kernel import (OPS, Algebra, Axiom, By, Chain, Fact, Hypothesis, IntervalBound, Induction,
-                                 Numeric, Rel, Sign, Specialize, Step, StepResult, Taylor, compose_ops, implies_op,
-                                 weakest)
+                                 Numeric, Rel, Sign, Specialize, Step, StepResult, Taylor, STATUS_ORDER, compose_ops,
+                                 implies_op, weakest)
 
 __all__ = ["register_axioms", "register_opaque", "foreign", "trusted_axioms", "is_trusted", "check_chain", "check_step", "symbolic_check",
            "SymbolicResult", "PartResult", "Certificate", "subst", "well_defined", "cross_check", "KERNEL_RULES"]
@@ -1046,17 +1046,18 @@ def _discharge_value(value, dom, proof, ctx, stack):
     needs, integral = _domain_relations(value, dom)
     if integral is not None and integral.ok is not True:
         return integral, _status(integral), (), ()
-    worst = (Decision(True, "in domain"), "proved", (), ())
+    worst_d, worst_st = Decision(True, "in domain"), "proved"
     axs_all: set = set()
     rules_all: set = set()
-    for need in needs:
+    for need in needs:  # each end of the domain; the weakest discharge decides
         d, st, axs, rl = _discharge(Quantified({}, (), need), proof, ctx, stack)
-        axs_all.update(axs); rules_all.update(rl)
+        axs_all.update(axs)
+        rules_all.update(rl)
         if d.ok is False:
-            return d, "failed", tuple(axs_all), tuple(rules_all)
-        if weakest([st, worst[1]]) != worst[1] or d.ok is None:
-            worst = (d, st, (), ())
-    return worst[0], worst[1], tuple(sorted(axs_all)), tuple(sorted(rules_all))
+            return d, "failed", tuple(sorted(axs_all)), tuple(sorted(rules_all))
+        if STATUS_ORDER[st] < STATUS_ORDER[worst_st]:
+            worst_d, worst_st = d, st
+    return worst_d, worst_st, tuple(sorted(axs_all)), tuple(sorted(rules_all))
 
 
 def _discharge(need: Quantified, proof: object, ctx: Context, stack, opaque_strict: bool = False):
