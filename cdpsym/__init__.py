@@ -19,15 +19,20 @@ import cdpsym.render  # noqa: E402,F401  (attaches Theorem.latex / _repr_latex_)
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str):  # ``cdpsym.theorems`` without an explicit import
+def __getattr__(name: str):  # ``cdpsym.theorems`` and the claim checker, imported on first use
     if name == "theorems":
         import importlib
 
         return importlib.import_module("cdpsym.theorems")
+    if name in ("check", "ClaimResult"):
+        import cdpsym.claims.checker as _checker
+
+        return getattr(_checker, name)
     raise AttributeError(f"module 'cdpsym' has no attribute {name!r}")
 
 __all__ = [
     "ApproxDP", "Axiom", "CdpsymError", "Chain", "Hypothesis", "Interval", "InvalidParameter",
     "MeanConcentratedDP", "Part", "PrecisionError", "ProofError", "PureDP", "RDP", "Report", "TCDP", "Theorem",
     "UnknownName", "ZCDP", "algebra", "by", "eq", "le", "lt", "sign", "specialize", "__version__",
+    "check", "ClaimResult",
 ]

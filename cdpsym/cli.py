@@ -24,8 +24,11 @@ without arguments), the work happens in a forked child that the parent kills
 5 s past its deadline even if it is stuck in native code.
 
 Exit codes: 0 success; 1 a theorem failed verification; 2 no answer within the
-means: the requested digits could not be certified, or the time or memory
-budget ran out; 3 bad input (an unknown theorem name, a bad option, a
+means: the requested digits could not be certified, the time or memory
+budget ran out, or well-posed work was refused up front because its
+predictable cost is beyond a limit (``--digits`` above 1000, ``--k`` or a
+composed k above 10^9, too many distinct privacy losses, too fine a
+lattice; ``cdpsym: refused up front: ...``, saying what to change); 3 bad input (an unknown theorem name, a bad option, a
 malformed subject or number, a parameter outside its domain) — with a one-line
 message naming the parameter, the (abbreviated) value and the column, never a
 traceback; 4 a bug in cdpsym (``internal error``).
@@ -54,14 +57,15 @@ MIN_DPS, MAX_DPS = 15, 2000
 #: ``verify --examples``: property-check examples per theorem (0 skips the property checks)
 MAX_EXAMPLES = 10000
 #: ``--timeout`` default (seconds) per command; for ``verify`` it is per theorem
-DEFAULT_TIMEOUT = {"list": 30.0, "verify": 60.0, "latex": 30.0, "epsilon": 30.0, "delta": 30.0, "calibrate": 30.0}
+DEFAULT_TIMEOUT = {"list": 30.0, "verify": 60.0, "latex": 30.0, "epsilon": 30.0, "delta": 30.0, "calibrate": 30.0,
+                   "check": 60.0}
 MAX_TIMEOUT = 86400.0
 #: ``verify`` without ``--timeout``: seconds added to the budget per requested property example
 EXAMPLE_SECONDS = 0.01
 #: ``--memory`` (MB of address space)
 DEFAULT_MEMORY, MIN_MEMORY, MAX_MEMORY = 4096, 256, 1 << 20
 #: longest echo of a user's value in a message, and longest message
-SHOWN, MESSAGE_LIMIT = 60, 500
+SHOWN, MESSAGE_LIMIT = 60, 600
 
 
 def _shown(text: str) -> str:
@@ -73,7 +77,7 @@ def _shown(text: str) -> str:
 
 def _one_line(message: str) -> str:
     """*message* as one printable line: newlines become spaces, other control characters are escaped,
-    runs of more than 80 characters without a space are cut, and the whole is at most ~500 characters."""
+    runs of more than 80 characters without a space are cut, and the whole is at most ~600 characters."""
     message = message.replace("\r\n", " ").replace("\n", " ")
     message = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in message)
     message = re.sub(r"\S{81,}", lambda m: m.group(0)[:60] + f"…[{len(m.group(0))} characters]", message)
@@ -171,6 +175,9 @@ def _parser() -> argparse.ArgumentParser:
     xp.add_argument("--standalone", action="store_true", help="a complete document (compiles with pdflatex)")
     _budget_options(xp, "latex")
 
+    from cdpsym.claims import cli as check_cli
+
+    check_cli.add_parser(sub, _budget_options)
     _accounting_parsers(sub)
     return p
 
@@ -201,8 +208,11 @@ def _run(args) -> int:  # type: ignore[no-untyped-def]
         with budget, contextlib.redirect_stdout(out):
             code = _dispatch(args, budget)
     except CdpsymError as exc:
-        from cdpsym.errors import PrecisionError
+        from cdpsym.errors import PrecisionError, ResourceLimit
 
+        if isinstance(exc, ResourceLimit):  # well-posed, but its predictable cost is beyond a limit: exit 2
+            _fail(f"{exc}", prefix="refused up front")
+            return EXIT_UNCERTIFIED
         if isinstance(exc, PrecisionError):
             _fail(f"{exc}", prefix="cannot certify")
             return EXIT_UNCERTIFIED
@@ -229,7 +239,7 @@ def _run(args) -> int:  # type: ignore[no-untyped-def]
             raise
         _fail(f"{type(exc).__name__}: {exc} (set CDPSYM_DEBUG=1 for the traceback)", prefix="internal error")
         return EXIT_INTERNAL
-    if code in (EXIT_OK, EXIT_FAILED):
+    if code in (EXIT_OK, EXIT_FAILED) or (args.command == "check" and code in (EXIT_UNCERTIFIED, EXIT_BAD_INPUT)):
         try:
             sys.stdout.write(out.getvalue())
             sys.stdout.flush()
@@ -241,7 +251,7 @@ def _run(args) -> int:  # type: ignore[no-untyped-def]
 
 
 #: what the time budget covers, per command (``verify`` re-arms it per theorem)
-_LABELS = {"list": "listing the library", "latex": "rendering the derivation", "epsilon": "computing epsilon",
+_LABELS = {"check": "checking the claim", "list": "listing the library", "latex": "rendering the derivation", "epsilon": "computing epsilon",
            "delta": "computing delta", "calibrate": "calibrating"}
 _TIME_HINT = {"verify": "the budget is per theorem; raise it with --timeout SECONDS"}
 
@@ -253,6 +263,10 @@ def _dispatch(args, budget: Budget) -> int:  # type: ignore[no-untyped-def]
         return _verify(args, budget)
     if args.command == "latex":
         return _latex(args)
+    if args.command == "check":
+        from cdpsym.claims import cli as check_cli
+
+        return check_cli.run(args)
     return _ACCOUNTING[args.command](args)
 
 
@@ -374,6 +388,13 @@ def raise_bad(msg: str) -> None:
     from cdpsym.errors import InvalidParameter
 
     raise InvalidParameter(msg)
+
+
+def raise_costly(msg: str) -> None:
+    """Refuse well-posed work whose predictable cost is beyond a limit (exit 2, ``refused up front``)."""
+    from cdpsym.errors import ResourceLimit
+
+    raise ResourceLimit(msg)
 
 
 def _short_source(source: str, width: int = 48) -> str:
@@ -562,8 +583,11 @@ def _count(option: str, text: str) -> int:
     from cdpsym.claims import MAX_K
 
     value = _number(option, text)
-    if not (value.is_Integer and 1 <= value <= MAX_K):
+    if not (value.is_Integer and value >= 1):
         raise_bad(f"{option} must be a positive integer at most 10^9, got {option} {_shown(text)}")
+    if value > MAX_K:  # well-posed, but beyond the documented cost limit: exit 2, not bad input
+        raise_costly(f"{option} {_shown(text)} is beyond the accountants' limit of 10^9 compositions (their cost "
+                     f"and precision grow with k); ask for {option} at most 10^9")
     return int(value)
 
 
@@ -579,8 +603,11 @@ def _subject(text: str, where: dict | None = None):  # type: ignore[no-untyped-d
 def _digits_kw(args) -> dict:  # type: ignore[no-untyped-def]
     if args.digits is None:
         return {}
-    if not 1 <= args.digits <= _max_digits():
+    if args.digits < 1:
         raise_bad(f"--digits must be between 1 and {_max_digits()}, got --digits {args.digits}")
+    if args.digits > _max_digits():  # a well-posed request whose cost grows with the digits: exit 2
+        raise_costly(f"--digits must be between 1 and {_max_digits()}, got --digits {args.digits} (the working "
+                     f"precision, and the time, grow with the digits); ask for at most {_max_digits()}")
     return {"digits": args.digits}
 
 
@@ -670,6 +697,58 @@ def _mechanism_for(subject, command: str):  # type: ignore[no-untyped-def]
     return None, None  # pragma: no cover - raise_bad raises
 
 
+#: in human output, integers (or a fraction's parts) with more digits than this are abbreviated
+LONG_NUMBER = 24
+_LONG_RATIONAL = re.compile(r"(?<![\w.])(-?\d+)(?:/(\d+))?(?![\w.])")
+
+
+def _compact_rational(n: int, d: int = 1) -> str:
+    """``n/d`` in a few characters: ``10^300``, ``10^-300``, ``-10^20``, else ``~1.234567890e+300`` (the ``~``:
+    rounded to 10 significant digits; JSON output keeps the exact value).
+
+    >>> _compact_rational(10**300), _compact_rational(1, 10**300), _compact_rational(12345678901234567890123456789, 7)
+    ('10^300', '10^-300', '~1.763668414e+27')
+    """
+    sign, n = ("-" if n < 0 else ""), abs(n)
+    for top, bottom, minus in ((n, d, ""), (d, n, "-")):
+        if bottom == 1 and top > 1:
+            digits = str(top)
+            if digits.strip("0") == "1":
+                return f"{sign}10^{minus}{len(digits) - 1}"
+    import mpmath
+
+    with mpmath.workdps(20):
+        return "~" + sign + mpmath.nstr(mpmath.mpf(n) / d, 10, min_fixed=1, max_fixed=0, strip_zeros=False)
+
+
+def _abbreviate_numbers(text: str) -> str:
+    """*text* (a rendered subject or note, never a certified value) with every integer or fraction longer than
+    :data:`LONG_NUMBER` digits written compactly (:func:`_compact_rational`)."""
+    def short(m: "re.Match[str]") -> str:
+        n, d = m.group(1), m.group(2)
+        if len(n.lstrip("-")) <= LONG_NUMBER and (d is None or len(d) <= LONG_NUMBER):
+            return m.group(0)
+        return _compact_rational(int(n), int(d) if d else 1)
+
+    return _LONG_RATIONAL.sub(short, text)
+
+
+def _value_shown(rounded: str) -> str:
+    """A certified value for human output: as rounded, unless its decimal exponent itself is huge
+    (``delta "Gaussian(1, 1)" --eps 10^300`` has a 300-digit exponent): then the certified mantissa, the
+    exponent's leading digits and its length (``--json`` keeps every digit).
+
+    >>> _value_shown("1.5e-" + "2" * 300)
+    '1.5e-222222222222…(a 300-digit exponent; --json gives it exactly)'
+    """
+    mantissa, e, exponent = rounded.partition("e")
+    digits = exponent.lstrip("+-")
+    if not e or len(digits) <= LONG_NUMBER:
+        return rounded
+    return f"{mantissa}e{exponent[:len(exponent) - len(digits)]}{digits[:12]}…(a {len(digits)}-digit exponent; " \
+           "--json gives it exactly)"
+
+
 def _describe(c, label: str | None = None) -> str:  # type: ignore[no-untyped-def]
     """``epsilon <= 1.2345 (certified to 5 digits; exact: ..., rounded up)``."""
     rel = "<=" if c.direction == "up" else ">="
@@ -678,7 +757,8 @@ def _describe(c, label: str | None = None) -> str:  # type: ignore[no-untyped-de
     else:
         kind = "upper bound" if c.direction == "up" else "lower bound"
     name = label or c.quantity
-    return f"{name} {rel} {c.rounded} (certified to {c.digits} digits; {kind}: {c.method}, rounded {c.direction})"
+    return (f"{name} {rel} {_value_shown(c.rounded)} (certified to {c.digits} digits; {kind}: {c.method}, "
+            f"rounded {c.direction})")
 
 
 def _print_result(result, subject_text: str, note: str | None, as_json: bool) -> None:  # type: ignore[no-untyped-def]
@@ -701,7 +781,7 @@ def _print_result(result, subject_text: str, note: str | None, as_json: bool) ->
     else:
         print(_describe(result))
     if note:
-        print(f"  ({note})")
+        print(f"  ({_abbreviate_numbers(note)})")
 
 
 def _epsilon(args) -> int:  # type: ignore[no-untyped-def]
@@ -747,7 +827,11 @@ def _zcdp(subject, delta, args, digits: dict) -> int:  # type: ignore[no-untyped
         payload["subject"] = repr(subject)
         print(json.dumps(payload, indent=2))
         return EXIT_OK
-    print(f"{subject!r} => (epsilon, delta)-DP at delta={args.delta.strip()}:")
+    shown_delta = args.delta.strip()
+    if len(shown_delta) > 2 * LONG_NUMBER:
+        shown_delta = _compact_rational(int(delta.p), int(delta.q)) if getattr(delta, "is_Rational", False) \
+            else _shown(shown_delta)
+    print(f"{_abbreviate_numbers(repr(subject))} => (epsilon, delta)-DP at delta={shown_delta}:")
     keys = [key for key, _, _ in _ZCDP_ROWS if key in results] + [k for k in results if
                                                                   k not in {r[0] for r in _ZCDP_ROWS}]
     labels = {key: label for key, label, _ in _ZCDP_ROWS}
@@ -801,7 +885,7 @@ def _calibrate(args) -> int:  # type: ignore[no-untyped-def]
         payload["target"] = args.target
         print(json.dumps(payload, indent=2))
         return EXIT_OK
-    print(f"{label} = {result.rounded} ({meaning}; certified to {result.digits} digits; "
+    print(f"{label} = {_value_shown(result.rounded)} ({meaning}; certified to {result.digits} digits; "
           f"{'exact' if result.exact else 'bound'}: {result.method})")
     return EXIT_OK
 

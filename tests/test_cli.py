@@ -156,11 +156,9 @@ def test_verify_json_shows_progress_on_stderr_and_examples_0_skips_the_property_
     (["verify", "--dps", "2001"], "--dps must be between 15 and 2000, got --dps 2001"),
     (["verify", "--examples", "10001"], "--examples must be between 0 and 10000"),
     (["verify", "--examples", "-1"], "--examples must be between 0 and 10000"),
-    (["epsilon", "Gaussian(1, 2)", "--delta", "1e-6", "--digits", "1001"], "--digits must be between 1 and 1000"),
     (["epsilon", "Gaussian(1, 2)", "--delta", "1e-6", "--timeout", "0"], "--timeout: must be a number of seconds"),
     (["epsilon", "Gaussian(1, 2)", "--delta", "1e-6", "--timeout", "nan"], "--timeout: must be a number of seconds"),
     (["list", "--memory", "10"], "--memory: must be a whole number of megabytes between 256"),
-    (["calibrate", "gaussian", "--eps", "1", "--delta", "1e-6", "--k", "10^10"], "--k must be a positive integer"),
 ])
 def test_costly_work_is_refused_up_front_naming_the_flag_and_range(capsys, argv, message):
     try:
@@ -170,6 +168,40 @@ def test_costly_work_is_refused_up_front_naming_the_flag_and_range(capsys, argv,
     out, err = capsys.readouterr()
     assert code == 3 and out == ""
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["epsilon", "Gaussian(1, 2)", "--delta", "1e-6", "--digits", "1001"],
+     "--digits must be between 1 and 1000, got --digits 1001"),
+    (["calibrate", "gaussian", "--eps", "1", "--delta", "1e-6", "--k", "10^10"],
+     "--k '10^10' is beyond the accountants' limit of 10^9 compositions"),
+    (["calibrate", "pure-dp", "--eps", "1", "--delta", "1e-6", "--k", "10^10"], "ask for --k at most 10^9"),
+    (["epsilon", "compose(compose(RandomizedResponse(0.1), k=10^9), k=10^9)", "--delta", "1e-6"],
+     "k=1000000000000000000 mechanisms is beyond the limit k <= 10^9"),
+    # more distinct privacy losses than the exact heterogeneous composition tracks: was exit 3, "bad input"
+    (["epsilon", "compose(RandomizedResponse(1/3), RandomizedResponse(1/7), RandomizedResponse(1/1001), k=100000)",
+      "--delta", "1e-6"], "distinct privacy losses, beyond the limit of 65536"),
+    (["delta", "compose(DP(1/3), DP(1/7, 1e-9), DP(1/1001), k=100000)", "--eps", "1"], "coarser common grid"),
+    (["epsilon", "compose(k=1000000, Laplace(1, 1))", "--delta", "1e-6"], "drift from the truth"),
+])
+def test_well_posed_work_beyond_a_cost_limit_exits_2_saying_what_to_change(capsys, argv, message):
+    """A cost refusal is not bad input: exit 2 (like a time or memory budget), one line, ``refused up front``."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", err
+    assert err.startswith("cdpsym: refused up front: ") and message in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_digits_and_k_below_their_range_are_still_bad_input(capsys):
+    for argv in (["epsilon", "Gaussian(1, 2)", "--delta", "1e-6", "--digits", "0"],
+                 ["calibrate", "gaussian", "--eps", "1", "--delta", "1e-6", "--k", "0"]):
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code == 3 and out == "" and err.startswith("cdpsym: error: ")
 
 
 @pytest.mark.parametrize("argv, where", [

@@ -12,7 +12,7 @@ unbalanced parentheses, code-injection attempts.  Each is run in-process through
 * finish within its ``--timeout`` (plus slack for the timer to land).
 
 The default run is a derandomized sample (~100 inputs, well under a minute);
-``pytest -m slow tests/test_cli_fuzz.py`` runs 10^5.
+``pytest -m slow tests/test_cli_fuzz.py`` runs 10^5 (``CDPSYM_FUZZ_EXAMPLES=N`` sets another count).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import faulthandler
 import io
+import os
 import time
 
 import pytest
@@ -249,8 +250,12 @@ def test_cli_fuzz_sample(argv):
     check(argv)
 
 
+#: ``CDPSYM_FUZZ_EXAMPLES=3000 pytest -m slow tests/test_cli_fuzz.py``: a bounded slow run (default 10^5)
+SLOW_EXAMPLES = int(os.environ.get("CDPSYM_FUZZ_EXAMPLES", "100000"))
+
+
 @pytest.mark.slow
-@settings(max_examples=100_000, **_SETTINGS)
+@settings(max_examples=SLOW_EXAMPLES, **_SETTINGS)
 @given(ARGV)
 def test_cli_fuzz_long(argv):
     check(argv)

@@ -23,6 +23,8 @@ MODULES = [
     "hoeffding_lemma",
     "antipodal_kl",
     "kl_of_pure_dp",
+    "approx_dp_of_rdp",
+    "pure_dp_basic_composition",
     "zcdp_of_pure_dp",
     "cdp_of_pure_dp_hoeffding",
     "subgaussian_concentration",

@@ -126,7 +126,7 @@ def make(mean_term: sp.Expr = MEAN_TERM) -> Theorem:
         reference="R-B1",
         source="Dwork & Rothblum 2016, Thm 1.1, arXiv:1603.01887v2 (pure case δ0 = 0)",
         title="k-fold composition of ε-DP is (√(2k log(1/δ'))·ε + kε(e^ε−1)/2, δ')-DP",
-        notion="PureDP(eps) composed k times is DP(sqrt(2*k*log(1/delta_p))*eps + k*eps*(exp(eps)-1)/2, delta_p)",
+        notion="compose(k=k, DP(eps)) is DP(sqrt(2*k*log(1/delta_p))*eps + k*eps*(exp(eps)-1)/2, delta_p)",
         variables={k: naturals(sample_lo=1, sample_hi=300),
                    eps: positive(sample_lo=0.01, sample_hi=3),
                    delta_p: open_unit(sample_lo=1e-15, sample_hi=0.9, log_scale=True)},

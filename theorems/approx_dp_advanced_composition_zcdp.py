@@ -94,7 +94,7 @@ def make(eps_prime: sp.Expr = EPS_PRIME) -> Theorem:
         reference="R-F5",
         source="Steinke 2022, Composition Basics (seed 002), homogeneous form; arXiv:2210.00597",
         title="k-fold composition of ε-DP is (kε²/2 + √(2k log(1/δ))·ε, δ)-DP (via zCDP)",
-        notion="PureDP(eps) composed k times is DP(k*eps**2/2 + sqrt(2*k*log(1/delta))*eps, delta)",
+        notion="compose(k=k, DP(eps)) is DP(k*eps**2/2 + sqrt(2*k*log(1/delta))*eps, delta)",
         variables={k: naturals(sample_lo=1, sample_hi=300),
                    eps: positive(sample_lo=0.01, sample_hi=3),
                    delta: open_unit(sample_lo=1e-15, sample_hi=0.9, log_scale=True)},

@@ -121,7 +121,7 @@ def make(rho_total: sp.Expr = RHO_TOTAL) -> Theorem:
         reference="R-C7",
         source="Bun & Steinke 2016, Lemma 1.7, arXiv:1605.02065",
         title="k-fold adaptive composition of ρ-zCDP is kρ-zCDP",
-        notion="zCDP(rho) composed k times is zCDP(k*rho)",
+        notion="compose(k=k, zCDP(rho)) is zCDP(k*rho)",
         variables={k: naturals(sample_lo=1, sample_hi=40),
                    rho: positive(sample_lo=1e-4, sample_hi=2, log_scale=True),
                    lam: positive(sample_lo=0.01, sample_hi=6)},

@@ -35,7 +35,8 @@ from cdpsym.accounting.certified import (DEFAULT_DIGITS, Certified, arb_to_fract
                                          require_nonnegative, require_open_unit, require_positive, solve_monotone,
                                          text, to_arb)
 from cdpsym.accounting.gaussian import gaussian_mu_bracket
-from cdpsym.accounting.pure_dp import _trunc_bits, homogeneous_delta_ball, homogeneous_delta_estimate
+from cdpsym.accounting.pure_dp import (_trunc_bits, homogeneous_complement_ball, homogeneous_complement_estimate,
+                                      homogeneous_delta_ball, homogeneous_delta_estimate)
 from cdpsym.errors import InvalidParameter
 
 __all__ = ["calibrate_sigma", "calibrate_eps0"]
@@ -115,6 +116,9 @@ def calibrate_eps0(eps: object, delta: object, k: object, *, digits: int = DEFAU
     if not eps_q <= MAX_CALIBRATION_EPS:
         raise InvalidParameter(f"eps={text(eps)} is outside the range calibrate_eps0 certifies (0 <= eps <= "
                                f"{MAX_CALIBRATION_EPS}); for larger eps, eps0 >= eps/k always works")
+    if 1 - delta_q < NEAR_ONE:
+        return _calibrate_eps0_near_one(eps_q, delta_q, kk, floor_q, digits, method, query)
+    _refuse_tiny_losses(eps_q, delta_q, kk, floor_q)
     ef, log_t = float(eps_q), float(-(-arb(delta_q).log()).mid())
     floor = ef / kk
     L = -log_t
@@ -166,3 +170,99 @@ def calibrate_eps0(eps: object, delta: object, k: object, *, digits: int = DEFAU
     return certify_root(f, newton, guess_ball, decreasing=False, accept=accept, digits=digits,
                         what="the calibrated eps0", prec=bits_for_digits(digits) + 40 + 2 * kk.bit_length(),
                         refine_first=digits > 12 or not guess > 1e-300)
+
+
+#: below this ``1 - delta`` :func:`calibrate_eps0` solves ``1 - δ(ε; ε0) = 1 - delta`` (relative accuracy)
+NEAR_ONE = fmpq(1, 10)
+
+
+def _calibrate_eps0_near_one(eps_q: fmpq, delta_q: fmpq, kk: int, floor_q: fmpq, digits: int, method: str,
+                             query: dict) -> Certified:
+    """:func:`calibrate_eps0` for ``delta`` close to ``1``: the root of ``1 - δ(ε; ε0) = τ``, ``τ = 1 - delta``.
+
+    ``log δ`` is flat there (``δ = 1 - 10^-50``: a float sees ``log δ = 0``, and the walk for ``δ`` needs 166
+    bits before ``1 - δ`` has one), so Newton on ``log δ`` crawled (over a minute at ``k = 10^7``).  The
+    complement ``1 - δ = Σ_{i<j} b_i + e^ε Σ_{i>=j} b'_i`` is a sum of two positive tails
+    (:func:`~cdpsym.accounting.pure_dp.homogeneous_complement_ball`), known to full relative accuracy, and
+    ``log(1 - δ)`` is close to quadratic in ``ε0``: the float estimate starts within a few digits, Newton
+    converges in a few steps, and the bracket is proved on ``τ - (1 - δ)`` (increasing in ``ε0``, like ``δ``).
+    """
+    tau = 1 - delta_q
+    ef = float(eps_q)
+    with ctx.workprec(64):
+        log_tau = float(arb(tau).log().mid())
+    floor = ef / kk
+    # a starting point from the normal approximation of the privacy loss under P (mean ~ k eps0^2/2, sd ~ eps0
+    # sqrt(k)): P[L <= eps] = tau at (k eps0^2/2 - eps)/(eps0 sqrt(k)) = z, z ~ sqrt(2 log(1/tau))
+    z = math.sqrt(2 * -log_tau)
+    start = (z * math.sqrt(kk) + math.sqrt(z * z * kk + 2 * kk * ef)) / kk
+    start = max(start, floor * 1.000001, 1e-300)
+
+    def h(u: float) -> tuple[float, float]:  # log(1 - δ) - log τ, decreasing in u = log eps0
+        log_c, slope_u = homogeneous_complement_estimate(kk, math.exp(u), ef)
+        return log_c - log_tau, slope_u
+
+    try:
+        guess = math.exp(solve_monotone(h, math.log(start), decreasing=True,
+                                        lo=math.log(floor) if floor > 0 else -math.inf))
+    except (ValueError, OverflowError, ZeroDivisionError):
+        guess = start
+    if not (guess > 1e-300 and math.isfinite(guess)):
+        guess = start
+
+    def exact_point(x: arb) -> fmpq:
+        fr = arb_to_fraction(x)
+        return fmpq(fr.numerator, fr.denominator)
+
+    def f(x: arb) -> arb:  # τ - (1 - δ(ε; x)) = δ(ε; x) - delta: increasing in x
+        return arb(tau) - homogeneous_complement_ball(kk, exact_point(x), eps_q, _trunc_bits(ctx.prec, kk))
+
+    def newton(x: arb) -> arb:
+        try:
+            log_c, slope_u = homogeneous_complement_estimate(kk, float(x.mid()), ef)
+        except (ValueError, OverflowError, ZeroDivisionError):
+            return x
+        if not math.isfinite(log_c) or not math.isfinite(slope_u) or slope_u == 0:
+            return x
+        value = homogeneous_complement_ball(kk, exact_point(x), eps_q, _trunc_bits(ctx.prec, kk))
+        if not value > 0:
+            return x
+        return x * (-(value.log() - arb(tau).log()) / slope_u).exp()
+
+    def accept(lo: arb, hi: arb) -> Certified | None:
+        return certified_from_interval("eps0", lo, hi, digits, method + "; 1 - delta(eps0) solved as a sum of "
+                                       "positive tails (delta close to 1)", query, True)
+
+    return certify_root(f, newton, arb(guess), decreasing=False, accept=accept, digits=digits,
+                        what="the calibrated eps0", prec=bits_for_digits(digits) + 40 + 2 * kk.bit_length(),
+                        refine_first=True)
+
+
+def _refuse_tiny_losses(eps_q: fmpq, delta_q: fmpq, kk: int, floor_q: fmpq) -> None:
+    """Refuse up front (:class:`~cdpsym.errors.ResourceLimit`) the regime the binomial walk cannot afford.
+
+    With ``k >= 10^7``, ``delta < 10^-60`` and a root ``eps0 ~ delta sqrt(2 pi / k)`` so small that every loss
+    ``k eps0`` is tiny, ``delta(eps; eps0)`` is a sum of ~``10^6`` binomial terms each weighted by a loss of size
+    ``~ delta``: certifying it needs ``log2(1/delta)`` more bits in every term, and each proof took many seconds
+    (``eps = delta = 10^-300``, ``k = 10^9``: minutes).
+    """
+    if kk < 10 ** 5:
+        return
+    with ctx.workprec(64):
+        estimate = (arb(delta_q) * (2 * arb.pi() / kk).sqrt() / 2).max(arb(floor_q))
+        tiny_losses = kk >= 10 ** 7 and delta_q < fmpq(1, 10 ** 60) and estimate * kk < fmpq(1, 1000)
+        # below the float range the estimates that steer the proof fail, and with eps > 0 the loss lattice
+        # straddles eps far from its ends: the same walk, without a good starting point
+        below_floats = eps_q > 0 and estimate < fmpq(1, 10 ** 295)
+        if not (tiny_losses or below_floats):
+            return
+        shown = estimate.str(2, radius=False)
+        shown_delta = arb(delta_q).str(3, radius=False)
+    from cdpsym.errors import ResourceLimit
+
+    raise ResourceLimit(
+        f"calibrating eps0 for k={kk} at delta={shown_delta} is beyond the budget: the answer is near {shown}, "
+        "where every privacy loss is tiny and certifying delta(eps; eps0) means summing up to 10^6 binomial terms "
+        "at more than log2(1/delta) bits, over and over (minutes); ask for fewer compositions (k < 10^5) or a "
+        f"larger delta (>= 10^-60), or use eps0 = eps/k = {arb(floor_q).str(3, radius=False)}, always safe "
+        "(rounded down; the composition is then (eps, 0)-DP)")

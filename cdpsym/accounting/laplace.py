@@ -141,9 +141,13 @@ total masses differ from ``1`` by about ``w g²/12`` (trapezoid) and
 over ``k`` coordinates the curves drift ``e^{±k w g²/6}`` away from the
 truth.  When even the finest grid within ``max_terms`` leaves that factor
 above ``e²`` the bounds would say nothing (``(ε0, k) = (1, 10^5)``,
-``(0.1, 10^6)``): :class:`~cdpsym.errors.ResourceLimit` is raised at once
+``(0.1, 4·10^6)``): :class:`~cdpsym.errors.ResourceLimit` is raised at once
 (it used to take minutes and more than 1 GB, then blame the precision),
-with the grid that would be needed.  Otherwise the first grid is the
+naming that drift, the grid that would be needed and a runnable certified
+alternative (the optimal pure-DP composition).  ``ε(δ)`` for
+``10^-12 <= δ <= 0.1`` first raises the default limit to
+:data:`ESCALATED_MAX_TERMS` when that brings the drift within ``e^1``
+(``(0.1, 10^6)``: about 2 s).  Otherwise the first grid is the
 coarsest that keeps the factor below ``e^{1/4}``.
 
 Parameterization: ``eps0 = Δ/b`` as in :class:`cdpsym.mechanisms.Laplace`;
@@ -712,39 +716,81 @@ def _as_sympy(x: Real):  # type: ignore[no-untyped-def]
     return sp.Rational(int(x.p), int(x.q)) if isinstance(x, fmpq) else x
 
 
-def _plan(spec: _Spec, max_terms: int, top: float | None, what: str) -> tuple[int, int]:
-    """``(first grid, grid cap)``: the cap keeps the polynomial within *max_terms*; the first grid is the
-    coarsest whose curves are meaningful (:func:`_log_mass_defect` ``<= 1/4``).  Refuses up front
-    (:class:`~cdpsym.errors.ResourceLimit`) when even the cap leaves the curves ``e^2`` away from the truth: then
-    the bounds would say nothing, after minutes of work."""
+def _pure_dp_alternative(spec: _Spec, quantity: str) -> str:
+    """What to run instead: the optimal pure-DP composition (``Laplace(s, b)`` is ``(s/b)``-DP), a certified upper
+    bound; with unequal ``eps0_g`` all raised to the largest (still an upper bound, and homogeneous: always cheap)."""
+    _, _, e0_x, _ = max(spec.parts, key=lambda part: part[3])
+    e0 = (str(int(e0_x.p)) if int(e0_x.q) == 1 else f"{int(e0_x.p)}/{int(e0_x.q)}") \
+        if isinstance(e0_x, fmpq) else str(e0_x)
+    k = spec.count
+    subject = f"DP({e0})" if k == 1 else f"compose(DP({e0}), k={k})"
+    if len(subject) > 80:
+        subject = "compose(DP(eps0), k=k)"
+    raised = "" if len(spec.parts) == 1 else ", every eps0 raised to the largest"
+    return f"for a certified upper bound: cdpsym {quantity} \"{subject}\" (Laplace(s, b) is (s/b)-DP{raised})"
+
+
+#: the lattice-size limit :func:`_plan` may raise ``max_terms`` to by itself: only from the default, only for
+#: ``ε(δ)`` of a k-fold single Laplace mechanism (whose trimmed polynomials stay near the bulk of the loss:
+#: about 2 s at ``2^17`` terms; ``δ(ε)`` in a far tail, or several scales, cost several times more per term),
+#: and only where that brings the curves within ``e^1`` of the truth (``(ε0, k) = (0.1, 10^6)``, ``(2, 3·10^4)``)
+ESCALATED_MAX_TERMS = 1 << 17
+#: ... and only for targets ``δ`` in this range (far smaller ``δ`` keep long, slow tails in every product; larger
+#: ones lie in the bulk, where the drifted curves say least)
+ESCALATION_DELTAS = (1e-12, 0.1)
+
+
+def _plan(spec: _Spec, max_terms: int | None, top: float | None, what: str,
+          quantity: str = "epsilon", target: float | None = None) -> tuple[int, int, int]:
+    """``(first grid, grid cap, max_terms)``: the cap keeps the polynomial within *max_terms*; the first grid is
+    the coarsest whose curves are meaningful (:func:`_log_mass_defect` ``<= 1/4``).
+
+    When the default ``max_terms`` leaves the curves more than ``e^2`` away from the truth (their total masses
+    drift like ``e^{±k w g²/6}``), ``ε(δ)`` raises it up to :data:`ESCALATED_MAX_TERMS` where that suffices (a
+    certified answer in seconds); otherwise refuses up front (:class:`~cdpsym.errors.ResourceLimit`): the bounds
+    would say nothing, after minutes of work.  The message says why and what to change."""
     if not all(math.isfinite(f) and 1e-300 < f < 1e6 for _, _, _, f in spec.parts):
         raise ResourceLimit(
             f"certified bounds for {what} are computed for eps0 = sensitivity/scale in [1e-300, 1e6] only (beyond "
             f"10^6 the lattice would need more than 10^7 steps per eps0: its step must be small against the "
-            f"scale); {_ALTERNATIVE}")
+            f"scale); {_pure_dp_alternative(spec, quantity)}")
+    auto = max_terms is None
+    max_terms = DEFAULT_MAX_TERMS if max_terms is None else max_terms
     per = _per_step(spec, top)
-    cap = _grid_cap(per, max_terms)
+    k = spec.count
     if 2 * per > 2 * max_terms:
         raise ResourceLimit(
-            f"certified bounds for {what} are out of reach at this size: even the coarsest lattice (2 steps per "
-            f"eps0) needs about {2 * per:.2g} lattice points (the limit is 2 max_terms = {2 * max_terms}, for "
-            f"k={spec.count}); {_ALTERNATIVE}, or compose fewer mechanisms")
-    if _log_mass_defect(spec, cap) > 2.0:
+            f"certified bounds for {what} are out of reach at k={k}: the composed loss spreads so wide that even "
+            f"the coarsest lattice (2 steps per eps0) needs about {2 * per:.2g} terms, beyond the limit of "
+            f"{2 * max_terms} (max_terms in Python); compose fewer mechanisms, or {_pure_dp_alternative(spec, quantity)}")
+    cap = _grid_cap(per, max_terms)
+    if (_log_mass_defect(spec, cap) > 2.0 and quantity == "epsilon" and auto
+            and len(spec.parts) == 1
+            and target is not None and ESCALATION_DELTAS[0] <= target <= ESCALATION_DELTAS[1]):
+        raised = ESCALATED_MAX_TERMS
+        if _log_mass_defect(spec, _grid_cap(per, raised)) <= 1.0:  # curves within e^1 of the truth
+            max_terms, cap = raised, _grid_cap(per, raised)
+    defect = _log_mass_defect(spec, cap)
+    if defect > 2.0:
         defect_1 = _log_mass_defect(spec, 1)
         need = 2 * math.ceil(math.sqrt(defect_1 / 2.0) / 2)
-        k = spec.count
         raise ResourceLimit(
-            f"certified bounds for {what} are out of reach at this size: their error grows like k eps0^3/N^2 and "
-            f"would need N >= {need} lattice steps per eps0, about {need * per:.2g} lattice points (the limit is "
-            f"max_terms={max_terms}, about {cap} steps per eps0 here, for k={k}); {_ALTERNATIVE}, or compose fewer "
-            "or noisier mechanisms")
+            f"certified bounds for {what} are out of reach at k={k}: the lattice bounds drift from the truth like "
+            f"e^(k w eps0^2/(6 N^2)), w = (1 - e^-eps0)/2, N lattice steps per eps0; at the largest N within the "
+            f"size limit ({cap}; {max_terms} terms) that is e^{defect:.2g}, so they would say nothing (N >= {need}, "
+            f"about {need * per:.2g} terms, is needed; max_terms in Python). Compose fewer or noisier mechanisms, "
+            f"or {_pure_dp_alternative(spec, quantity)}")
     n = 2
     while n < cap and _log_mass_defect(spec, n) > 0.25:
         n *= 2
-    return min(n, cap), cap
+    return min(n, cap), cap, max_terms
 
 
-def _options(rel_gap: object, grid: object, max_terms: object) -> tuple[float, int | None, int]:
+def _options(rel_gap: object, grid: object, max_terms: object) -> tuple[float, int | None, int | None]:
+    """``(rel_gap, grid, max_terms)`` validated; ``max_terms=None`` (the default) stays ``None``: the default
+    limit, which :func:`_plan` may raise by itself (a caller's own ``max_terms`` is never raised)."""
+    if max_terms is None:
+        return _options(rel_gap, grid, DEFAULT_MAX_TERMS)[:2] + (None,)
     if isinstance(rel_gap, bool) or not isinstance(rel_gap, (int, float)) or not 0 < rel_gap < 1:
         raise InvalidParameter(f"rel_gap must be a number in (0, 1), got rel_gap={rel_gap!r}")
     if grid is not None and (isinstance(grid, bool) or not isinstance(grid, int) or grid < 2 or grid % 2):
@@ -838,7 +884,7 @@ def _groups_input(groups: object) -> list[tuple[Real, int]]:
 
 def laplace_delta_bounds(eps0: object, k: object, eps: object, *, digits: int = DEFAULT_DIGITS,
                          rel_gap: float = DEFAULT_REL_GAP, grid: int | None = None,
-                         max_terms: int = DEFAULT_MAX_TERMS,
+                         max_terms: int | None = None,
                          query: Mapping[str, str] | None = None) -> CertifiedBounds:
     """Certified ``lower <= δ_k(ε) <= upper`` for the k-fold Laplace mechanism with ``ε0 = Δ/b``.
 
@@ -863,7 +909,7 @@ def laplace_delta_bounds(eps0: object, k: object, eps: object, *, digits: int = 
 
 def laplace_composition_delta_bounds(groups: object, eps: object, *, digits: int = DEFAULT_DIGITS,
                                      rel_gap: float = DEFAULT_REL_GAP, grid: int | None = None,
-                                     max_terms: int = DEFAULT_MAX_TERMS,
+                                     max_terms: int | None = None,
                                      query: Mapping[str, str] | None = None) -> CertifiedBounds:
     """:func:`laplace_delta_bounds` for ``⊗ Laplace(ε0_g)^{c_g}``, *groups* = ``[(ε0_g, c_g), ...]``.
 
@@ -893,9 +939,9 @@ def _delta_bounds(spec: _Spec, eps: object, digits: int, rel_gap: object, grid: 
     with ctx.workprec(64):
         e_float = float(to_arb(e).mid())
     if grid:
-        n, cap = grid, grid
+        n, cap, max_terms = grid, grid, max_terms or DEFAULT_MAX_TERMS
     else:
-        n, cap = _plan(spec, max_terms, e_float, "this composition of Laplace mechanisms")
+        n, cap, max_terms = _plan(spec, max_terms, e_float, "this composition of Laplace mechanisms", "delta")
     budget = 1e-60
     K, unit = spec.K, spec.unit
     escalations = 0
@@ -939,7 +985,7 @@ def _delta_bounds(spec: _Spec, eps: object, digits: int, rel_gap: object, grid: 
 
 def laplace_epsilon_bounds(eps0: object, k: object, delta: object, *, digits: int = DEFAULT_DIGITS,
                            rel_gap: float = DEFAULT_REL_GAP, grid: int | None = None,
-                           max_terms: int = DEFAULT_MAX_TERMS,
+                           max_terms: int | None = None,
                            query: Mapping[str, str] | None = None) -> CertifiedBounds:
     """Certified ``lower <= ε_k(δ) <= upper`` (``ε_k(δ)``: least ``ε >= 0`` with ``δ_k(ε) <= δ``).
 
@@ -948,6 +994,11 @@ def laplace_epsilon_bounds(eps0: object, k: object, delta: object, *, digits: in
     grid is refined until ``gap <= rel_gap · min(upper, k ε0 - lower)`` or
     the budget is reached (see :func:`laplace_delta_bounds`).  ``delta`` must
     lie in ``[0, 1]`` (``ε_k(0) = k ε0`` and ``ε_k(1) = 0`` exactly).
+    Without ``max_terms`` the limit is :data:`DEFAULT_MAX_TERMS` terms, raised
+    to :data:`ESCALATED_MAX_TERMS` where the default would leave the curves
+    too far from the truth and the larger limit is cheap and enough
+    (``(ε0, k) = (0.1, 10^6)``, ``10^-12 <= δ <= 0.1``); a given ``max_terms``
+    is kept.
 
     >>> b = laplace_epsilon_bounds("0.1", 100, "1e-6")
     >>> b.lower.rounded, b.upper.rounded
@@ -961,7 +1012,7 @@ def laplace_epsilon_bounds(eps0: object, k: object, delta: object, *, digits: in
 
 def laplace_composition_epsilon_bounds(groups: object, delta: object, *, digits: int = DEFAULT_DIGITS,
                                        rel_gap: float = DEFAULT_REL_GAP, grid: int | None = None,
-                                       max_terms: int = DEFAULT_MAX_TERMS,
+                                       max_terms: int | None = None,
                                        query: Mapping[str, str] | None = None) -> CertifiedBounds:
     """:func:`laplace_epsilon_bounds` for ``⊗ Laplace(ε0_g)^{c_g}`` (see :func:`laplace_composition_delta_bounds`).
 
@@ -1004,9 +1055,10 @@ def _epsilon_bounds(spec: _Spec, delta: object, digits: int, rel_gap: object, gr
         d_float = float(to_arb(d).mid())
     prec = bits_for_digits(digits) + 64
     if grid:
-        n, cap = grid, grid
+        n, cap, max_terms = grid, grid, max_terms or DEFAULT_MAX_TERMS
     else:
-        n, cap = _plan(spec, max_terms, None, "this composition of Laplace mechanisms")
+        n, cap, max_terms = _plan(spec, max_terms, None, "this composition of Laplace mechanisms", "epsilon",
+                                  d_float)
     cut = None
     budget = max(d_float * rel_target * _SLACK_FRACTION, 1e-300)
     escalations = 0

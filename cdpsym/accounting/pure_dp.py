@@ -45,8 +45,8 @@ How it is computed (all in Arb ball arithmetic):
   being ``min(Π(c_g + 1), 2Σ c_g ε_g / g + 1)`` for groups of ``c_g`` equal
   ``ε_g`` on a common grid ``g`` (:func:`atom_bound`): that is ``k <= 15``
   for generic distinct ``ε_i``, far more when they repeat or lie on a coarse
-  grid.  Beyond it :class:`~cdpsym.errors.InvalidParameter` is raised at
-  once (computing OptComp exactly is #P-complete, MV16).  Irrational ``ε_i``
+  grid.  Beyond it :class:`~cdpsym.errors.ResourceLimit` is raised at
+  once, before any work (computing OptComp exactly is #P-complete, MV16).  Irrational ``ε_i``
   are supported only in the homogeneous case.
 
 References: Kairouz, Oh & Viswanath 2015, Thm 3.3, arXiv:1311.0776;
@@ -65,11 +65,12 @@ from flint import arb, arb_poly, ctx, fmpq
 from cdpsym.accounting.certified import (DEFAULT_DIGITS, MAX_PREC, Certified, NeedPrecision, Real,
                                          bits_for_digits, certified_from_ball, certified_rational, certify, own_query,
                                          text, to_arb)
-from cdpsym.errors import InvalidParameter, PrecisionError
+from cdpsym.errors import InvalidParameter, PrecisionError, ResourceLimit
 
 __all__ = ["rr_delta", "rr_epsilon", "atom_bound", "homogeneous_delta_ball", "homogeneous_delta_estimate",
+           "homogeneous_complement_ball", "homogeneous_complement_estimate",
            "laplace_single_delta", "laplace_single_epsilon", "max_loss", "approx_dp_delta", "approx_dp_epsilon", "DPComposition",
-           "MAX_ATOMS", "METHOD_HOMOGENEOUS", "METHOD_HETEROGENEOUS", "METHOD_LAPLACE", "METHOD_APPROX"]
+           "MAX_ATOMS", "require_atoms", "METHOD_HOMOGENEOUS", "METHOD_HETEROGENEOUS", "METHOD_LAPLACE", "METHOD_APPROX"]
 
 MAX_ATOMS = 1 << 16
 METHOD_HOMOGENEOUS = "optimal composition (KOV15 Thm 3.3, R-F7): binomial tail sums in Arb"
@@ -268,6 +269,76 @@ def homogeneous_delta_ball(k: int, eps0_x: Real, eps: fmpq, trunc_bits: int) -> 
     # positive form from j (terms below the first index have weight (.)_+ = 0)
     window = _Window(k, eps0, j, trunc_bits)
     return _weighted_sum(window.b, k, j, eps0, e) + window.tail_a  # the tail beyond e has weights in [0, 1]
+
+
+def homogeneous_complement_ball(k: int, eps0_x: Real, eps: fmpq, trunc_bits: int) -> arb:
+    """A ball containing ``1 - δ(ε')`` of ``RR_{ε0}^{⊗k}`` at ``ε' = eps >= 0``, to full *relative* accuracy.
+
+    ``1 - δ(ε') = Σ_{i<j} b_i + e^{ε'} Σ_{i>=j} b'_i`` (``j`` the first index with
+    ``l_j > ε'``): two sums of positive terms, so nothing cancels where ``δ`` is
+    within ``10^-50`` of ``1`` (there ``δ`` itself would need 166 more bits
+    before its complement had one).  Both tails are bounded, not dropped.
+    """
+    eps0 = to_arb(eps0_x)
+    e = arb(eps)
+    if eps0 == 0:
+        return arb(1)
+    j, exact = _first_index(k, eps0_x, eps)
+    if not exact:
+        raise NeedPrecision("the first index above eps is not yet decided")
+    if j > k:
+        return arb(1)
+    lower = _lower_tail(k, eps0, j - 1, trunc_bits)
+    window = _Window(k, eps0, j, trunc_bits, need_a=False)
+    b_sum = window.tail_b
+    for bp in window.bp:
+        b_sum += bp
+    return lower + e.exp() * b_sum
+
+
+def homogeneous_complement_estimate(k: int, eps0: float, eps: float) -> tuple[float, float]:
+    """``(log(1 - δ(ε')), d log(1 - δ) / d log ε0)`` at ``ε0`` as floats — an *estimate*, never trusted.
+
+    For calibration where the target ``δ`` is close to ``1`` (:func:`homogeneous_delta_estimate` sees only
+    ``log δ ≈ 0`` there).  With ``d log b_i/dε0 = i - kp`` and ``d log b'_i/dε0 = kq - i``.
+    """
+    with ctx.workprec(64 + k.bit_length()):
+        e0 = arb(eps0)
+        e = arb(eps)
+        j = int(math.floor((k + eps / eps0) / 2)) + 1
+        if j > k:
+            return 0.0, 0.0
+        j = max(j, 0)
+        p = 1 / (1 + (-e0).exp())
+        kp = k * p
+        kq = k - kp
+        total, slope = arb(0), arb(0)
+        if j >= 1:  # Σ_{i<j} b_i, walking down from j - 1 (the rest of the tail is dropped: an estimate)
+            rinv = (-e0).exp()
+            rf = math.exp(min(eps0, 700.0))
+            i = j - 1
+            b, _ = _terms_at(k, i, e0)
+            ref = _log_float(b)
+            while True:
+                total += b
+                slope += (i - kp) * b
+                ref = max(ref, _log_float(b))
+                if i == 0:
+                    break
+                b = b * (arb(i) / (k - i + 1)) * rinv
+                i -= 1
+                if i % 8 == 0 and i > 0:
+                    rho = i / (k - i + 1) / rf
+                    if rho < 0.99999 and _log_float(b) + math.log(rho / (1 - rho)) < ref - 45:
+                        break
+        window = _Window(k, e0, j, 56, need_a=False)
+        g = e.exp()
+        for t, bp in enumerate(window.bp):
+            total += g * bp
+            slope += g * (kq - (j + t)) * bp
+        if not total > 0:
+            return -math.inf, math.nan
+        return float(total.log().mid()), float((slope / total * e0).mid())
 
 
 def _weighted_sum(terms: Sequence[arb], k: int, j: int, eps0: arb, e: arb) -> arb:
@@ -618,7 +689,7 @@ def atom_bound(groups: Sequence[tuple[fmpq, int]]) -> int:
 def _loss_distribution(groups: Sequence[tuple[fmpq, int]]) -> list[tuple[Fraction, arb]]:
     """``[(loss, P-mass)]`` of the product of randomized responses, losses exact and distinct."""
     if atom_bound(groups) > MAX_ATOMS:
-        raise _too_many()
+        raise _too_many(groups)
     dist: dict[Fraction, arb] = {Fraction(0): arb(1)}
     for eps_q, c in groups:
         e = Fraction(int(eps_q.p), int(eps_q.q))
@@ -632,12 +703,26 @@ def _loss_distribution(groups: Sequence[tuple[fmpq, int]]) -> list[tuple[Fractio
     return sorted(dist.items(), key=lambda item: item[0], reverse=True)
 
 
-def _too_many() -> InvalidParameter:
-    return InvalidParameter(
-        f"the composed privacy-loss distribution may have more than {MAX_ATOMS} distinct losses "
-        "(bound: min(prod(c_i + 1), 2 sum(c_i eps_i)/grid + 1)); exact heterogeneous pure-DP composition (R-F8) "
-        "is #P-complete in general and is only done below that size (group equal eps_i, or put the eps_i on a "
-        "coarser common grid)")
+def _too_many(groups: Sequence[tuple[fmpq, int]]) -> ResourceLimit:
+    """The up-front refusal of an exact heterogeneous composition whose loss distribution is too large.
+
+    A cost limit, not a domain error (the query is well posed): a
+    :class:`~cdpsym.errors.ResourceLimit`, so the command line exits 2.
+    """
+    bound = atom_bound(groups)
+    shown = f"about 10^{len(str(bound)) - 1}" if bound >= 10 ** 12 else str(bound)
+    return ResourceLimit(
+        f"the exact heterogeneous pure-DP composition (R-F8) of {len(groups)} distinct eps_i "
+        f"(k={sum(c for _, c in groups)}) would track up to {shown} distinct privacy losses, beyond the limit of "
+        f"{MAX_ATOMS} (bound: min(prod(c_i + 1), 2 sum(c_i eps_i)/grid + 1); OptComp is #P-complete in general); "
+        "to get an answer, round the eps_i up to multiples of a coarser common grid (e.g. 1/100: rounding each "
+        "eps_i up gives a valid upper bound), use fewer distinct eps_i, or compose fewer mechanisms")
+
+
+def require_atoms(groups: Sequence[tuple[Real, int]]) -> None:
+    """Refuse up front (:class:`~cdpsym.errors.ResourceLimit`) a heterogeneous composition beyond :data:`MAX_ATOMS`."""
+    if len(groups) > 1 and all(isinstance(e, fmpq) for e, _ in groups) and atom_bound(groups) > MAX_ATOMS:
+        raise _too_many(groups)  # type: ignore[arg-type]
 
 
 def _heterogeneous_delta_ball(groups: Sequence[tuple[fmpq, int]], eps: fmpq) -> arb:
@@ -755,6 +840,11 @@ def rr_delta(groups: Groups, eps: fmpq, digits: int = DEFAULT_DIGITS,
              query: Mapping[str, str] | None = None) -> Certified:
     """The exact ``δ(ε')`` of ``⊗ RR_{ε_g}^{⊗ c_g}`` (= optimal ``ε_g``-DP composition), rounded up; any real ``ε'``."""
     groups = _clean(groups)
+    if len(groups) > 1 and all(isinstance(e, fmpq) for e, _ in groups) and eps >= sum(c * e for e, c in groups):
+        # beyond the largest loss sum(c_i eps_i) the profile is exactly 0 (no loss distribution needed)
+        return Certified("delta", arb(0), "0", "up", digits, METHOD_HETEROGENEOUS + "; eps >= the largest loss "
+                         "sum(k_i eps_i): exactly 0", own_query(query or {}), True)
+    require_atoms(groups)
     method = METHOD_HOMOGENEOUS if len(groups) <= 1 else METHOD_HETEROGENEOUS
     compute = _symmetric(_delta_compute(groups, abs(eps)), eps)
     k = sum(c for _, c in groups)
@@ -803,6 +893,7 @@ def rr_epsilon(groups: Groups, delta: fmpq, digits: int = DEFAULT_DIGITS,
     if len(groups) > 1 and not all(isinstance(e, fmpq) for e, _ in groups):
         raise InvalidParameter("heterogeneous randomized-response composition needs rational eps_i "
                                f"(got {[str(e) for e, _ in groups]})")
+    require_atoms(groups)
     k = sum(c for _, c in groups)
     if not groups:
         return Certified("epsilon", arb(0), "0", "up", digits, method + "; P = Q", query, True)
@@ -917,6 +1008,7 @@ def approx_dp_delta(parts: Parts, eps: fmpq, digits: int = DEFAULT_DIGITS,
     ``1 - Π(1-δ_i)^{c_i} (1 - δ_RR(ε'))`` for every real ``ε'``.
     """
     groups = _clean([(e, c) for e, _, c in parts])
+    require_atoms(groups)
     rr = _symmetric(_delta_compute(groups, abs(eps)), eps)
 
     def compute(prec: int) -> arb:
@@ -959,6 +1051,7 @@ def approx_dp_epsilon(parts: Parts, delta: fmpq, digits: int = DEFAULT_DIGITS,
     if len(groups) > 1 and not all(isinstance(e, fmpq) for e, _ in groups):
         raise InvalidParameter("heterogeneous randomized-response composition needs rational eps_i "
                                f"(got {[str(e) for e, _ in groups]})")
+    require_atoms(groups)
     k = sum(c for _, c in groups)
 
     def compute(prec: int) -> arb:

@@ -1,13 +1,16 @@
-"""The claim language: subjects (mechanisms and notions) parsed by a real grammar.
+"""The claim language and the claim checker (``cdpsym check``).
 
-So far this package parses *subjects* — ``Gaussian(sensitivity=1, sigma=2)``,
-``compose(k=1000, Gaussian(1, 2))``, ``zCDP(rho=1/2)``, ``(1, 1e-6)-DP`` — into
-the value objects of :mod:`cdpsym.mechanisms` and :mod:`cdpsym.notions`
-(:func:`parse_subject`); the rest of the claim language (verbs, relations,
-``FOR``/``forall`` constraints) and the checker build on it.
+* :func:`parse_claim` (:mod:`cdpsym.claims.language`): the text of a claim, parsed by a real grammar, to a
+  :class:`Claim`; subjects and notions by :mod:`cdpsym.claims.grammar`, LaTeX between dollars by
+  :mod:`cdpsym.claims.latex` — nothing is ever ``eval``-ed or ``sympify``-ed;
+* :func:`check` (:mod:`cdpsym.claims.checker`): proved / certified / refuted with a counterexample / undecided.
 """
 
 from cdpsym.claims.grammar import MAX_K, NotionComposition, Subject, parse_subject
+from cdpsym.claims.language import Claim, Group, parse_claim
+from cdpsym.claims.checker import ClaimResult, check
 from cdpsym.expr.parse import OutOfDomain, ParseError
 
-__all__ = ["parse_subject", "NotionComposition", "Subject", "ParseError", "OutOfDomain", "MAX_K"]
+
+__all__ = ["parse_subject", "parse_claim", "check", "ClaimResult", "Claim", "Group", "NotionComposition", "Subject",
+           "ParseError", "OutOfDomain", "MAX_K"]

@@ -254,9 +254,9 @@ def _unclosed_paren(text: str) -> int | None:
     return stack[-1] if stack else None
 
 
-def parse_tree(text: str, grammar: str) -> Tree:
+def parse_tree(text: str, grammar: str, *, max_length: int = MAX_LENGTH) -> Tree:
     """Parse *text* with *grammar*; lark's errors become :class:`ParseError` with a column."""
-    check_text(text)
+    check_text(text, max_length=max_length)
     try:
         tree = lark_parser(grammar).parse(text)
     except UnexpectedCharacters as exc:

@@ -39,11 +39,11 @@ from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
 from cdpsym.expr.symbols import is_random_symbol
-from cdpsym.proof.algebra import (BoundVar, Context, Decision, canon, domain_key, equivalent, extended_agree,
+from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, canon, domain_key, equivalent, extended_agree,
                                   finite_value, opaque_terms, prove_sign)
 from cdpsym.proof.crosscheck import cross_check
 from cdpsym.proof.kernel import (OPS, Algebra, Axiom, By, Chain, Fact, Hypothesis, IntervalBound, Induction,
-                                 Numeric, Rel, Sign, Specialize, Step, StepResult, Taylor, STATUS_ORDER, compose_ops,
+                                 Monotone, Numeric, Rel, Sign, Specialize, Step, StepResult, Taylor, STATUS_ORDER, compose_ops,
                                  implies_op, weakest)
 
 __all__ = ["register_axioms", "register_opaque", "foreign", "trusted_axioms", "is_trusted", "check_chain", "check_step", "symbolic_check",
@@ -145,6 +145,7 @@ KERNEL_RULES = {
     "taylor": "Taylor's theorem with the Lagrange remainder (g twice differentiable on the reals)",
     "induction": "induction on the positive integers",
     "interval": "Arb ball arithmetic (python-flint), outward-rounded enclosures",
+    "monotone": "the mean value theorem (h continuous on [a, b), differentiable on (a, b), h' >= 0 gives h >= h(a))",
 }
 
 # -- certificates: what only the core mints ---------------------------------------------------------
@@ -793,6 +794,94 @@ def _rule_taylor(why: Taylor, lhs, op, rhs, ctx, chain, stack) -> _Closed:
                    "; ".join(notes) or f"g(0)={g0}, g'(0)={d1}, g'' <= {bound} proved", rules=("taylor",))
 
 
+def _continuous_closed(e: sp.Expr, v: sp.Symbol, ctx: Context) -> Decision:
+    """Is ``e`` continuous in ``v`` on ``v``'s (closed-at-the-left) domain in ``ctx``?  Like :func:`smooth`,
+    but a positive non-integer power (``sqrt``) may have a base that is only non-negative."""
+    for node in sp.preorder_traversal(e):
+        if not node.has(v) or node.is_Atom or node.is_Add or node.is_Mul:
+            continue
+        if node.is_Pow:
+            base, ex = node.args
+            if ex.has(v):
+                if prove_sign(base, ctx, strict=True).ok is not True:
+                    return Decision(None, f"{node}: base not shown positive")
+                continue
+            if ex.is_integer and ex.is_nonnegative:
+                continue
+            if ex.is_Rational and ex.is_positive and prove_sign(base, ctx).ok is True:
+                continue
+            if prove_sign(base, ctx, strict=True).ok is not True and not (ex.is_integer and _nonzero(base, ctx).ok):
+                return Decision(None, f"{node} is not shown continuous in {v}")
+            continue
+        if isinstance(node, sp.log):
+            if prove_sign(node.args[0], ctx, strict=True).ok is not True:
+                return Decision(None, f"{node}: argument not shown positive")
+            continue
+        if isinstance(node, _SMOOTH):
+            continue
+        return Decision(None, f"{type(node).__name__} is not known continuous in {v} ({node})")
+    return Decision(True, "continuous")
+
+
+def _rule_monotone(why: Monotone, lhs, op, rhs, ctx, chain, stack) -> _Closed:
+    """monotone: h = rhs - lhs at the lower end a of v's domain is >= 0 (> 0 for '<' on a closed end), h is
+    continuous on [a, b) and smooth on (a, b), and h' >= 0 (> 0 for '<') on (a, b) by the sub-justification.
+    Establishes '<=' or '<'."""
+    if op == "=":
+        return _fail("monotonicity justifies <= or <, not =")
+    v = why.var
+    dom = ctx.domains.get(v)
+    if not isinstance(v, sp.Symbol) or dom is None:
+        return _fail(f"{v} is not a declared variable")
+    if dom.integer:
+        return _fail(f"{v} ranges over integers: monotonicity is for a real variable")
+    a = dom.lo
+    if a.is_finite is not True or a.has(v):
+        return _fail(f"the domain of {v}, {dom.describe()}, has no finite lower end")
+    dependent = [str(s) for s, d in ctx.domains.items() if s != v and v in (d.lo.free_symbols | d.hi.free_symbols)]
+    if dependent:
+        return _fail(f"the domain(s) of {dependent} depend on {v}: moving {v} would leave them")
+    h = rhs - lhs
+    if opaque_terms(h):
+        return _Closed("supported", None, "monotonicity needs closed forms (no opaque terms or integrals)")
+    strict = op == "<"
+    open_dom = Interval(a, dom.hi, True, dom.right_open)
+    closed_dom = Interval(a, dom.hi, False, dom.right_open)
+    others = {s: d for s, d in ctx.domains.items() if s != v}
+    # closed forms only: local hypotheses (which hold at the given v, not along the path) are dropped
+    inner = Context({**others, v: open_dom})
+    w = sp.Dummy(f"{v}_closed", real=True)  # v's own assumptions may exclude the end a
+    closed = Context({**others, w: closed_dom})
+    if _empty(open_dom, inner) is not None:
+        return _fail(f"the domain of {v} may be a single point")
+    sm = smooth(h, v, inner)
+    if sm.ok is not True:
+        return _Closed("supported", None, f"h = rhs - lhs not shown smooth on the open domain: {sm.detail}")
+    ct = _continuous_closed(subst(h, {v: w}), w, closed)
+    if ct.ok is not True:
+        return _Closed("supported", None, f"h not shown continuous at {v} = {a}: {ct.detail}")
+    rest = Context(dict(others))
+    h_a = subst(h, {v: a})
+    wd = well_defined(h_a, rest)
+    if wd.ok is not True:
+        return _Closed("failed" if wd.ok is False else "supported", None, f"h at {v} = {a}: {wd.detail}")
+    at_end = prove_sign(h_a, rest, strict=strict and not dom.left_open)
+    if at_end.ok is not True:
+        return _Closed(_status(at_end) if at_end.ok is False else "supported", None,
+                       f"h({v} = {a}) = {h_a} not shown {'>' if strict and not dom.left_open else '>='} 0: "
+                       f"{at_end.detail}", point=at_end.point)
+    dh = sp.diff(h, v)
+    sub = why.derivative if why.derivative is not None else Sign("h' >= 0")
+    res = check_step(sub, sp.S.Zero, "<" if strict else "<=", dh, inner, Chain(sp.S.Zero), stack)
+    if res.status not in ("proved", "certified"):
+        return _Closed("failed" if res.status == "failed" else "supported", None,
+                       f"derivative d/d{v} (rhs - lhs) = {dh} not shown {'>' if strict else '>='} 0: {res.detail}",
+                       res.axioms, point=res.point)
+    return _Closed(res.status, "<" if strict else "<=",
+                   f"h({v}={a}) = {h_a} >= 0 and h' >= 0 on {open_dom.describe()} ({res.method})",
+                   res.axioms, tuple(sorted({"monotone"} | set(res.rules))))
+
+
 def _rule_induction(why: Induction, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     """induction on an integer variable ranging over {1, 2, ...}: base case at 1 and the step from k to
     k+1 with the statement at k in scope as ``ih``.  Establishes the claimed relation."""
@@ -1233,7 +1322,8 @@ def _both(d1: Decision, d2: Decision) -> Decision:
 
 
 _RULES = {Algebra: _rule_identity, Sign: _rule_sign, By: _rule_instance, Specialize: _rule_specialize,
-          Taylor: _rule_taylor, Induction: _rule_induction, IntervalBound: _rule_interval, Numeric: _rule_numeric}
+          Taylor: _rule_taylor, Induction: _rule_induction, IntervalBound: _rule_interval, Numeric: _rule_numeric,
+          Monotone: _rule_monotone}
 
 
 # -- parts and theorems --------------------------------------------------------------------------------------

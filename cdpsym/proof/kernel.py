@@ -248,6 +248,22 @@ class Induction(Justification):
     method = "induction"
 
 
+@dataclass(frozen=True)
+class Monotone(Justification):
+    """``lhs <= rhs`` (or ``<``) on the domain of the real variable ``var``, whose lower end is ``a``:
+    the difference ``h = rhs - lhs`` is ``>= 0`` at ``var = a`` and non-decreasing in ``var`` (its
+    derivative ``>= 0``, shown by ``derivative``: a justification of ``0 <= h'``, by default ``sign``).
+    The mean value theorem."""
+
+    var: sp.Symbol
+    derivative: "Justification | None" = None
+    method = "monotone"
+
+
+def monotone(var: sp.Symbol, derivative: "Justification | None" = None) -> Monotone:
+    return Monotone(var, derivative)
+
+
 def taylor(g: Callable[[sp.Expr], sp.Expr], h: object, bound: object) -> Taylor:
     return Taylor(g, as_expr(h), as_expr(bound))
 

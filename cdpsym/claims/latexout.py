@@ -1,0 +1,124 @@
+r"""A checked claim as LaTeX: the statement, then its proof (each step with its rule) or its refutation.
+
+Uses only ``amsmath`` and ``amsthm`` environments (``claim``/``proof``/``remark`` — declare ``claim`` with
+``\newtheorem{claim}{Claim}`` in the preamble); the output is a snippet to paste or ``\input``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sympy as sp
+
+from cdpsym.mechanisms import Composition, Gaussian, Laplace, RandomizedResponse
+from cdpsym.notions import Notion
+
+__all__ = ["claim_latex", "subject_latex"]
+
+_OPS = {"<=": r"\le", "<": "<", "=": "=", ">=": r"\ge", ">": ">", "!=": r"\ne"}
+
+_NAMES = {"eps": r"\varepsilon", "eps0": r"\varepsilon_0", "eps_p": r"\varepsilon'", "delta": r"\delta",
+          "delta0": r"\delta_0", "delta_p": r"\delta'", "Delta": r"\Delta", "lam": r"\lambda"}
+
+
+def tex(e: Any) -> str:
+    """An expression in the field's notation (``\\varepsilon``, ``\\delta'``)."""
+    e = sp.sympify(e)
+    names = {s: _NAMES[str(s)] for s in e.free_symbols if str(s) in _NAMES}
+    return sp.latex(e, symbol_names=names, ln_notation=False)
+
+
+def subject_latex(obj: Any) -> str:
+    from cdpsym.claims.grammar import NotionComposition
+    from cdpsym.claims.language import Group
+
+    if isinstance(obj, Notion):
+        p = obj.params()
+        kind = type(obj).__name__
+        if kind == "PureDP":
+            return rf"{tex(p['eps'])}\text{{-DP}}"
+        if kind == "ApproxDP":
+            return rf"({tex(p['eps'])},\ {tex(p['delta'])})\text{{-DP}}"
+        if kind == "ZCDP":
+            return rf"{tex(p['rho'])}\text{{-zCDP}}"
+        if kind == "MeanConcentratedDP":
+            return rf"({tex(p['mu'])},\ {tex(p['tau'])})\text{{-CDP}}"
+        if kind == "RDP":
+            return rf"({tex(p['alpha'])},\ {tex(p['eps'])})\text{{-RDP}}"
+        if kind == "TCDP":
+            return rf"({tex(p['rho'])},\ {tex(p['omega'])})\text{{-tCDP}}"
+    if isinstance(obj, Gaussian):
+        return rf"\mathcal{{M}}_{{\mathrm{{Gauss}}}}(\Delta={tex(obj.sensitivity)},\ \sigma={tex(obj.sigma)})"
+    if isinstance(obj, Laplace):
+        return rf"\mathcal{{M}}_{{\mathrm{{Lap}}}}(\Delta={tex(obj.sensitivity)},\ b={tex(obj.scale)})"
+    if isinstance(obj, RandomizedResponse):
+        return rf"\mathcal{{M}}_{{\mathrm{{RR}}}}(\varepsilon={tex(obj.eps)})"
+    if isinstance(obj, Composition):
+        parts = [subject_latex(b) + (rf"^{{\otimes {tex(c)}}}" if c != 1 else "") for b, c in obj.groups]
+        return r" \otimes ".join(parts)
+    if isinstance(obj, NotionComposition):
+        inner = r",\ ".join(subject_latex(p) for p in obj.parts)
+        return rf"\text{{$k$-fold adaptive composition of }}{inner}\ (k={tex(obj.k)})"
+    if isinstance(obj, Group):
+        return rf"\text{{group of size }}{tex(obj.size)}\text{{ of }}{subject_latex(obj.subject)}"
+    return tex(obj)
+
+
+def _domains(claim) -> str:
+    parts = []
+    for v, d in claim.domains.items():
+        parts.append(d.latex(v, _NAMES.get(str(v), sp.latex(v))))
+    return ",\\ ".join(parts)
+
+
+def _statement(claim) -> str:
+    if claim.kind == "relation":
+        body = r" \quad\text{and}\quad ".join(f"{tex(a)} {_OPS[op]} {tex(b)}" for a, op, b in claim.relations)
+    else:
+        verb = r"\implies" if isinstance(claim.subject, Notion) else r"\text{ is }"
+        body = f"{subject_latex(claim.subject)} {verb} {subject_latex(claim.target)}"
+    where = _domains(claim)
+    return rf"\[ {body} \]" + (rf" for all ${where}$." if where else ".")
+
+
+def claim_latex(result) -> str:
+    """The claim, and its proof (a proved/certified claim) or refutation, as a LaTeX snippet."""
+    claim = result.parsed
+    if claim is None:
+        return "% not a claim: " + result.message.replace("\n", " ")
+    lines = [r"\begin{claim}", _statement(claim), r"\end{claim}"]
+    if result.verdict in ("proved", "certified"):
+        lines.append(r"\begin{proof}")
+        if result.theorems_used:
+            cited = ", ".join(rf"\texttt{{{t.replace('_', chr(92) + '_')}}}" for t in result.theorems_used)
+            lines.append(rf"By the library theorem(s) {cited}, checked by the kernel, and the definitions of the "
+                         r"notions, the claim follows from the inequalities below.")
+        if result.steps:
+            lines.append(r"\begin{align*}")
+            rows = []
+            for s in result.steps:
+                rule = s["rule"].replace("_", r"\_")
+                why = s["why"].replace("_", r"\_").replace("^", r"\^{}")
+                rows.append(rf"{tex(s['lhs'])} &{_OPS[s['op']]} {tex(s['rhs'])} "
+                            rf"&& \text{{({rule}: {why})}}")
+            lines.append(" \\\\\n".join(rows))
+            lines.append(r"\end{align*}")
+        lines.append(rf"Each line is closed by the kernel rule named ({result.verdict}).")
+        lines.append(r"\end{proof}")
+    elif result.verdict == "refuted":
+        ce = result.counterexample or {}
+        params = ", ".join(f"${_NAMES.get(k, k)} = {v}$" for k, v in ce.get("parameters", {}).items())
+        lines.append(r"\begin{remark}[Counterexample]")
+        if params:
+            lines.append(f"Take {params}.")
+        if ce.get("witness"):
+            lines.append(rf"The mechanism \texttt{{{ce['witness']}}} satisfies the hypothesis, but "
+                         rf"its {ce.get('claimed', '').split(' <=')[0]} is ${ce.get('actual')}$, "
+                         rf"exceeding ${ce.get('bound')}$ (certified ball arithmetic).")
+        else:
+            lines.append(rf"There the left side is ${ce.get('lhs')}$ and the right side ${ce.get('rhs')}$ "
+                         r"(certified ball arithmetic).")
+        lines.append(r"\end{remark}")
+    else:
+        lines.append(rf"% {result.verdict}: {result.message}")
+    return "\n".join(lines)
