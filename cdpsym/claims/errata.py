@@ -59,7 +59,7 @@ def render(claims_path: pathlib.Path | None = None, notes_path: pathlib.Path | N
            "refute it within its means (it never guesses).", ""]
     counts: dict[str, int] = {}
     for e in entries(claims_path):
-        r = check(e["claim"])
+        r = check(e["claim"], seconds=10)
         key = f"{e['kind']}:{r.verdict}"
         counts[key] = counts.get(key, 0) + 1
         if e["kind"] == "wrong":

@@ -72,6 +72,8 @@ def _nice(value: sp.Expr) -> sp.Rational:
     if isinstance(value, sp.Rational):
         return value
     v = mpmath.mpf(approx(value, 40))
+    if not mpmath.isfinite(v) or (v != 0 and abs(mpmath.log10(abs(v))) > 1000):
+        raise ValueError("a domain end beyond 10^±1000: no exact point is drawn near it")
     return sp.Rational(Fraction(mpmath.nstr(v, 35, min_fixed=-mpmath.inf, max_fixed=mpmath.inf)))
 
 

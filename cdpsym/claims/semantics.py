@@ -389,8 +389,10 @@ def obligations(g: Guarantee, target: Notion) -> list[Obligation] | None:
             return extra + [le(target.alpha * n.rho, target.eps, "rho-zCDP is (alpha, alpha*rho)-RDP")]
         if isinstance(n, PureDP):
             return extra + [le(n.eps, target.eps, "eps-DP is (alpha, eps)-RDP for every alpha")]
-        if isinstance(n, RDP) and sp.simplify(n.alpha - target.alpha) == 0:
-            return extra + [le(n.eps, target.eps, "RDP at the same order, eps no larger")]
+        if isinstance(n, RDP):
+            return extra + [le(target.alpha, n.alpha, "an order no larger: D_alpha is non-decreasing in alpha "
+                                                       "(van Erven & Harremoes 2014, Thm 3)"),
+                            le(n.eps, target.eps, "eps no larger than the target's")]
         return None
     if isinstance(target, TCDP):
         if isinstance(n, ZCDP):

@@ -498,7 +498,17 @@ class ExpressionBuilder:
         values = [self.expression(a) for a in args]
         if name == "sqrt":
             self.root_operand(values[0], node)
+        if name == "exp":
+            self.exponential_operand(values[0], node)
         return fn(*values)
+
+    def exponential_operand(self, value: sp.Expr, where: Any) -> None:
+        """sympy rewrites ``exp(c*log(x))`` as ``x**c`` and computes it exactly: keep ``c`` small."""
+        if value.is_number and value.has(sp.log):
+            coeff, _ = value.as_coeff_Mul()
+            if abs(coeff) > MAX_EXPONENT:
+                raise self.error(f"exp of {shorten(str(coeff))} times a logarithm is a power too large to compute "
+                                 f"exactly (at most {MAX_EXPONENT})", where)
 
     def unknown_function(self, name: str) -> str:
         known = ", ".join(n for n in FUNCTIONS if n not in ("Min", "Max"))
