@@ -25,6 +25,8 @@ MODULES = [
     "kl_of_pure_dp",
     "approx_dp_of_rdp",
     "pure_dp_basic_composition",
+    "laplace_pure_dp",
+    "randomized_response_pure_dp",
     "zcdp_of_pure_dp",
     "cdp_of_pure_dp_hoeffding",
     "subgaussian_concentration",

@@ -68,7 +68,8 @@ LOSS = (sp.Abs(Y - nu) - sp.Abs(Y - mu)) / b
 
 laplace_pair = Hypothesis(
     name="laplace_pair",
-    title="(P, Q) = (Lap(μ, b), Lap(ν, b)): the loss at the output Y is log p(Y)/q(Y) = (|Y − ν| − |Y − μ|)/b",
+    title="(P, Q) = (Lap(μ, b), Lap(ν, b)): the loss at the output Y is log p(Y)/q(Y) "
+          "= (|Y − ν| − |Y − μ|)/b",
     relation=eq(L, LOSS),
 )
 
@@ -81,9 +82,9 @@ laplace_pair = Hypothesis(
 reverse_triangle_inequality = Axiom(
     name="reverse_triangle_inequality",
     title="the **reverse triangle inequality** ||Y_1| − |Y_2|| ≤ |Y_1 − Y_2|, at every outcome",
-    citation="|Y_1| <= |Y_1 - Y_2| + |Y_2| and |Y_2| <= |Y_2 - Y_1| + |Y_1| (the triangle inequality); "
-             "e.g. Rudin, *Principles of Mathematical Analysis*, 3rd ed., Thm 1.33(e) and its consequence "
-             "||x| - |y|| <= |x - y|; Apostol, *Calculus* Vol. I, Thm I.37",
+    citation="the triangle inequality (Rudin, *Principles of Mathematical Analysis*, 3rd ed., Thm 1.33(e)) "
+             "applied twice: |Y_1| <= |Y_1 - Y_2| + |Y_2| and |Y_2| <= |Y_2 - Y_1| + |Y_1|; it holds for all real "
+             "values, hence at every outcome",
     relation=le(sp.Abs(sp.Abs(Y1) - sp.Abs(Y2)), sp.Abs(Y1 - Y2)),
     variables={Y1: real(), Y2: real()},
 )
@@ -94,8 +95,8 @@ sure_bound = Axiom(
     name="sure_bound",
     title="a random variable with X² ≤ c² at every outcome lies in [−c, c] almost surely",
     citation="for c >= 0, {X^2 <= c^2} = {-c <= X <= c}; an event that is the whole sample space has "
-             "probability 1 (Kolmogorov's axioms; e.g. Billingsley, *Probability and Measure*, 3rd ed., §2, "
-             "or Feller, Vol. I, §I.7)",
+             "probability 1 (Kolmogorov 1933, the normalisation axiom P(Ω) = 1; e.g. Billingsley, *Probability "
+             "and Measure*, 3rd ed., §2)",
     relation=eq(Prob(in_range(-c_bound, X, c_bound)), 1),
     variables={X: real(), c_bound: nonnegative()},
     conditions=(le(X ** 2, c_bound ** 2),),

@@ -32,8 +32,8 @@ vanishes exactly for :math:`\varepsilon'\ge\varepsilon`.
 References
 ----------
 * Warner 1965, *Randomized Response: A Survey Technique for Eliminating Evasive Answer Bias*, JASA 60.
-* Dwork & Roth 2014, *The Algorithmic Foundations of Differential Privacy*, §3.2 (randomized response is
-  (ln 3)-DP at p = 3/4; the same computation for every p = e^ε/(1+e^ε)).
+* Dwork & Roth 2014, *The Algorithmic Foundations of Differential Privacy*, §3.2, Claim 3.5 (randomized
+  response is (ln 3)-DP at p = 3/4; the same computation for every p = e^ε/(1+e^ε)).
 * REFERENCE.md R-G4 (statement), R-E6 (exact profile), R-A5 (ε-DP as an almost-sure loss bound).
 """
 
@@ -45,7 +45,7 @@ import sympy as sp
 from cdpsym.expr import L, eps, positive
 from cdpsym.expr.operators import Prob
 from cdpsym.expr.symbols import declare_random
-from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, eq, le, sign
+from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, eq, sign
 from theorems.foundations_convexity import in_range
 from theorems.laplace_pure_dp import sure_bound
 
@@ -129,7 +129,7 @@ def make(bound: sp.Expr = eps) -> Theorem:
     return Theorem(
         name="randomized_response_pure_dp",
         reference="R-G4",
-        source="Warner 1965; Dwork & Roth 2014, §3.2",
+        source="Warner 1965; Dwork & Roth 2014, §3.2, Claim 3.5",
         title="randomized response RR_ε is ε-DP",
         notion="RandomizedResponse(eps) is DP(eps)",
         variables={eps: positive(sample_lo=1e-3, sample_hi=20, log_scale=True)},

@@ -375,6 +375,12 @@ class ClaimBuilder(SubjectBuilder):
                 fixed[var] = bound
             else:
                 bounds.setdefault(var, []).append((op_, bound, node))
+        # a mechanism's parameters are positive: a real-valued symbol used as one ranges over (0, oo)
+        for param in _mechanism_parameters(subject):
+            if isinstance(param, sp.Symbol) and param in DEFAULT_DOMAINS and param not in fixed:
+                default = DEFAULT_DOMAINS[param]
+                if not (default.lo.is_number and default.lo >= 0):
+                    bounds.setdefault(param, []).append((">", sp.S.Zero, None))
         # substitute fixed values everywhere
         relations = tuple((self.fix(a, fixed), op, self.fix(b, fixed)) for a, op, b in relations)
         subject = _replace(subject, fixed) if subject is not None else None
@@ -536,6 +542,21 @@ def _expressions(obj: Any) -> list[sp.Expr]:
         return [e for p in obj.parts for e in _expressions(p)] + [obj.k]
     if isinstance(obj, Group):
         return [obj.size] + _expressions(obj.subject)
+    return []
+
+
+def _mechanism_parameters(obj: Any) -> list[sp.Expr]:
+    """The parameters of every mechanism inside a subject (all must be positive)."""
+    from cdpsym.mechanisms import Composition
+
+    if isinstance(obj, (Gaussian, Laplace, RandomizedResponse)):
+        return list(obj.parameters.values())
+    if isinstance(obj, Composition):
+        return [e for base, _ in obj.groups for e in _mechanism_parameters(base)]
+    if isinstance(obj, NotionComposition):
+        return [e for p in obj.parts for e in _mechanism_parameters(p)]
+    if isinstance(obj, Group):
+        return _mechanism_parameters(obj.subject)
     return []
 
 

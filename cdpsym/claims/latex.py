@@ -488,7 +488,7 @@ class _LatexBuilder(ExpressionBuilder):
         for prev, factor in zip(factors, factors[1:]):
             if _ends_in_bare_function(prev):
                 raise self.error(f"ambiguous: what does the function without parentheses in "
-                                 f"{self.snippet(node)!r} apply to? Write \log(2x) or \log(2)\,x", factor)
+                                 f"{self.snippet(node)!r} apply to? Write \\log(2x) or \\log(2)\\,x", factor)
         for factor in factors[1:]:
             if _leading_number(factor) is not None:
                 raise self.error(f"a number after another factor is ambiguous ({self.snippet(node)!r}): "

@@ -202,6 +202,31 @@ def _hypothesis_notion(thm) -> Any:
     return None
 
 
+def _mechanism_of(thm) -> Any:
+    """The Laplace or randomized-response mechanism the hypotheses of *thm* describe (its privacy loss), or
+    None: the loss must be exactly that of the mechanism, for every output."""
+    from cdpsym.expr import symbols as S
+
+    hyps = {h.name: h for h in thm.hypotheses}
+    pair, sens = hyps.get("laplace_pair"), hyps.get("sensitivity")
+    if pair is not None and sens is not None and pair.relation.op == "=" and pair.relation.lhs == S.L \
+            and sens.relation.op == "<=" and _same(sens.relation.lhs, (S.mu - S.nu) ** 2):
+        at = pair.relation.rhs.subs({S.mu: 1, S.nu: 0, S.Y: -1})  # (|-1| - |-2|)/b = -1/b
+        scale = sp.simplify(-1 / at) if at != 0 else None
+        if scale is not None and not scale.has(S.Y, S.mu, S.nu) and _same(
+                pair.relation.rhs, (sp.Abs(S.Y - S.nu) - sp.Abs(S.Y - S.mu)) / scale):
+            return Laplace(sensitivity=sp.sqrt(sens.relation.rhs), scale=scale)
+    rr = hyps.get("randomized_response_pair")
+    bits = hyps.get("binary_output")
+    if rr is not None and bits is not None and rr.relation.op == "=" and rr.relation.lhs == S.L:
+        bit = next(iter(bits.relation.rhs.free_symbols), None)
+        if bit is not None and _same(bits.relation.lhs, bit ** 2) and bits.relation.rhs == bit:
+            up, down = (sp.simplify(rr.relation.rhs.subs(bit, v)) for v in (1, 0))
+            if _same(up + down, 0) and not up.has(bit):
+                return RandomizedResponse(eps=up)
+    return None
+
+
 def statement_mismatch(schema: Schema) -> str | None:
     """None when the theorem's statement says what its notion text says; otherwise what differs."""
     thm = schema.theorem
@@ -223,6 +248,12 @@ def statement_mismatch(schema: Schema) -> str | None:
         subject = subject.parts[0]
     elif loss[0] == "composed":
         return "the statement is about a k-fold composition, the notion text is not"
+    if isinstance(subject, (Laplace, RandomizedResponse)):
+        mech = _mechanism_of(thm)
+        if type(mech) is not type(subject) or not all(
+                _same(mech.parameters[name], value) for name, value in subject.parameters.items()):
+            return f"the hypotheses give {mech!r}, the notion text's subject is {subject!r}"
+        return None
     hyp = _hypothesis_notion(thm)
     if isinstance(subject, Gaussian):
         if not (isinstance(hyp, tuple) and hyp[0] == "gaussian"):
