@@ -1,4 +1,4 @@
-"""The ``cdpsym`` command: ``list``, ``verify``, ``latex``; accounting: ``epsilon``, ``delta``, ``calibrate``.
+"""The ``cdpsym`` command: ``list``, ``verify``, ``latex``, ``bib``; accounting: ``epsilon``, ``delta``, ``calibrate``.
 
 ::
 
@@ -57,7 +57,7 @@ MIN_DPS, MAX_DPS = 15, 2000
 #: ``verify --examples``: property-check examples per theorem (0 skips the property checks)
 MAX_EXAMPLES = 10000
 #: ``--timeout`` default (seconds) per command; for ``verify`` it is per theorem
-DEFAULT_TIMEOUT = {"list": 30.0, "verify": 60.0, "latex": 30.0, "epsilon": 30.0, "delta": 30.0, "calibrate": 30.0,
+DEFAULT_TIMEOUT = {"list": 30.0, "verify": 60.0, "latex": 30.0, "bib": 30.0, "epsilon": 30.0, "delta": 30.0, "calibrate": 30.0,
                    "check": 60.0}
 MAX_TIMEOUT = 86400.0
 #: ``verify`` without ``--timeout``: seconds added to the budget per requested property example
@@ -171,9 +171,14 @@ def _parser() -> argparse.ArgumentParser:
     _budget_options(vp, "verify")
 
     xp = sub.add_parser("latex", help="the derivation as LaTeX")
-    xp.add_argument("name", metavar="NAME")
+    xp.add_argument("name", metavar="NAME", nargs="?")
     xp.add_argument("--standalone", action="store_true", help="a complete document (compiles with pdflatex)")
+    xp.add_argument("--all", action="store_true", help="with --standalone: the catalogue of the whole library")
     _budget_options(xp, "latex")
+
+    bp = sub.add_parser("bib", help="BibTeX entries of the papers the library (or one theorem) cites")
+    bp.add_argument("name", metavar="NAME", nargs="?")
+    _budget_options(bp, "bib")
 
     from cdpsym.claims import cli as check_cli
 
@@ -263,6 +268,8 @@ def _dispatch(args, budget: Budget) -> int:  # type: ignore[no-untyped-def]
         return _verify(args, budget)
     if args.command == "latex":
         return _latex(args)
+    if args.command == "bib":
+        return _bib(args)
     if args.command == "check":
         from cdpsym.claims import cli as check_cli
 
@@ -476,10 +483,31 @@ def _explain(r) -> None:
 
 
 def _latex(args) -> int:
+    if args.all:
+        if args.name or not args.standalone:
+            raise_bad("`cdpsym latex --all` takes no NAME and needs --standalone (the catalogue document)")
+        from cdpsym.render.latex import catalogue
+
+        print(catalogue(list(_library().LIBRARY)))
+        return EXIT_OK
+    if not args.name:
+        raise_bad("`cdpsym latex` needs a theorem NAME (or --all --standalone for the catalogue)")
     thm = _theorem(args.name)
     if not hasattr(thm, "parts"):
         raise_bad(f"{args.name} is an axiom (cited, no derivation); `cdpsym latex` takes a theorem")
     print(thm.latex(standalone=args.standalone))
+    return EXIT_OK
+
+
+def _bib(args) -> int:
+    from cdpsym.render.bibliography import bibtex, theorem_sources
+
+    if args.name:
+        thm = _theorem(args.name)
+        sources = theorem_sources(thm) if hasattr(thm, "parts") else [thm.citation]
+        print(bibtex(sources), end="")
+    else:
+        print(bibtex(), end="")
     return EXIT_OK
 
 

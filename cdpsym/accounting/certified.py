@@ -870,6 +870,16 @@ class Certified:
         return (f"Certified(quantity={self.quantity!r}, rounded={self.rounded!r}, direction={self.direction!r}, "
                 f"digits={self.digits}, method={self.method!r}, exact={self.exact})")
 
+    def _repr_latex_(self) -> str:
+        from cdpsym.notebook import certified_math
+
+        return f"${certified_math(self)}$"
+
+    def _repr_html_(self) -> str:
+        from cdpsym.notebook import certified_html
+
+        return certified_html(self)
+
 
 @dataclass(frozen=True)
 class CertifiedBounds:
@@ -901,6 +911,16 @@ class CertifiedBounds:
     def __str__(self) -> str:
         return (f"{self.lower.rounded} <= {self.upper.quantity} <= {self.upper.rounded} "
                 f"({self.lower.method} / {self.upper.method})")
+
+    def _repr_latex_(self) -> str:
+        from cdpsym.notebook import bounds_math
+
+        return f"${bounds_math(self)}$"
+
+    def _repr_html_(self) -> str:
+        from cdpsym.notebook import bounds_html
+
+        return bounds_html(self)
 
 
 # -- escalation -----------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ r"""``cdpsym check``: a claim is *proved*, *certified*, *refuted* with a counter
 >>> r.verdict, r.exit_code
 ('proved', 0)
 >>> r = check("zCDP(rho) implies DP(rho + sqrt(rho*log(1/delta)), delta)")
->>> r.verdict, r.counterexample["parameters"], r.counterexample["witness"]
-('refuted', {'rho': '0.25', 'delta': '1e-100'}, 'Gaussian(sensitivity=sqrt(2)/2, sigma=1)')
+>>> r.verdict, sorted(r.counterexample["parameters"]), r.counterexample["witness"].startswith("Gaussian(")
+('refuted', ['delta', 'rho'], True)
 
 How a verdict is reached (DESIGN.md, "The claim language"):
 
@@ -35,6 +35,7 @@ import sympy as sp
 from cdpsym.claims import exact, relations, search, semantics
 from cdpsym.claims.language import Claim, Group, parse_claim
 from cdpsym.errors import CdpsymError
+from cdpsym.expr.evaluate import NotEvaluable
 from cdpsym.expr.parse import ParseError, shorten
 from cdpsym.mechanisms import Composition, Gaussian, Laplace, RandomizedResponse
 from cdpsym.notions import ApproxDP, Notion, PureDP
@@ -93,7 +94,14 @@ class ClaimResult:
         return claim_latex(self)
 
     def _repr_latex_(self) -> str:
-        return "$\\displaystyle " + "\\text{" + self.verdict + "}$"
+        from cdpsym.notebook import claim_math
+
+        return "$\\displaystyle " + claim_math(self) + "$"
+
+    def _repr_html_(self) -> str:
+        from cdpsym.notebook import claim_html
+
+        return claim_html(self)
 
 
 # -- the entry point -----------------------------------------------------------------------------------------
@@ -101,6 +109,7 @@ class ClaimResult:
 def check(text: str, *, dps: int = 50, seconds: float = DEFAULT_SECONDS) -> ClaimResult:
     """Check one claim (see the module docstring)."""
     start = time.monotonic()
+    _SHOWN_DIGITS[0] = max(15, min(int(dps), 100))
     try:
         claim = parse_claim(text)
     except ParseError as exc:
@@ -109,17 +118,73 @@ def check(text: str, *, dps: int = 50, seconds: float = DEFAULT_SECONDS) -> Clai
     except CdpsymError as exc:
         return ClaimResult(shorten(str(text), 2000), "error", message=str(exc), seconds=time.monotonic() - start)
     try:
-        if claim.kind == "relation":
+        undefined = _undefined(claim, seconds)
+        if undefined is not None:
+            result = undefined
+        elif claim.kind == "relation":
             result = _check_relations(claim, seconds)
         else:
             result = _check_implication(claim, seconds)
     except RecursionError:
         result = ClaimResult(text, "undecided", message="the claim is too deeply nested to decide")
+    except (NotEvaluable, TypeError, ValueError, ArithmeticError) as exc:  # never a verdict by accident
+        result = ClaimResult(text, "undecided", message=f"could not evaluate the claim ({type(exc).__name__}: "
+                                                        f"{shorten(str(exc), 200)}); no verdict")
     result.claim = text
     result.canonical = claim.canonical()
     result.parsed = claim
     result.seconds = time.monotonic() - start
     return result
+
+
+# -- where the claim is defined ----------------------------------------------------------------------------------
+
+_DEFINED = {"positive": ("<", "a logarithm's argument must be positive"),
+            "nonnegative": ("<=", "a square root's (or real power's) argument must be non-negative"),
+            "nonzero": (None, "a denominator must not vanish")}
+
+
+def _undefined(claim: Claim, seconds: float) -> ClaimResult | None:
+    """The claim as written must be defined on its whole domain (sympy would quietly turn ``x/x`` into 1 and
+    ``exp(log(x))`` into ``x``).  A point where it is not: an error naming it; not shown either way:
+    undecided.  None when every condition is proved."""
+    for expr, kind in claim.conditions:
+        op, why = _DEFINED[kind]
+        deadline = time.monotonic() + seconds
+        if op is None:  # nonzero: positive everywhere or negative everywhere
+            if any(relations.prove(*rel, claim.domains, deadline=deadline).status in ("proved", "certified")
+                   for rel in ((sp.S.Zero, "<", expr), (expr, "<", sp.S.Zero))):
+                continue
+            bad = _exact_zero(expr, claim, deadline)
+        else:
+            if relations.prove(sp.S.Zero, op, expr, claim.domains, deadline=deadline).status in ("proved", "certified"):
+                continue
+            bad = relations.refute(sp.S.Zero, op, expr, claim.domains, deadline=deadline)
+        if bad is not None:
+            where = ", ".join(f"{s} = {_exact_text(v)}" for s, v in bad.point.items())
+            value = bad.rhs.str(10) if op else "0"
+            return ClaimResult(claim.text, "error", message=f"the claim is not defined everywhere on its domain: "
+                                                            f"{why}, but {plain(expr)} is {value}"
+                                                            f"{' at ' + where if where else ''}")
+        return ClaimResult(claim.text, "undecided",
+                           message=f"not shown defined on the whole domain ({why}: {plain(expr)}); no verdict")
+    return None
+
+
+def _exact_zero(expr: sp.Expr, claim: Claim, deadline: float) -> relations.Violation | None:
+    """A point of the domain where *expr* is exactly 0 (decided by sympy on numbers), or None."""
+    if sp.count_ops(expr) > 60:
+        return None
+    for point in search.points(claim.domains, limit=300):
+        if time.monotonic() > deadline:
+            return None
+        try:
+            value = sp.simplify(expr.xreplace(point))
+        except (TypeError, ValueError, ArithmeticError):
+            continue
+        if value == 0:
+            return relations.Violation(point, None, None, 0)
+    return None
 
 
 # -- relations -------------------------------------------------------------------------------------------------
@@ -366,7 +431,7 @@ def _refute_implication(claim: Claim, deadline: float) -> ClaimResult | None:
     from cdpsym.claims.language import _replace
 
     tried = 0
-    for point in search.points(claim.domains, limit=60):
+    for point in search.points(claim.domains, limit=400):
         if time.monotonic() > deadline:
             break
         try:
@@ -496,8 +561,12 @@ def _decimal(f) -> str | None:
     return ("-" if m < 0 else "") + out if len(out) < 40 else f"{m}e-{e}"
 
 
+#: significant digits shown for the two sides of a counterexample (``--dps``, at most 100 shown)
+_SHOWN_DIGITS = [20]
+
+
 def _digits(a, b) -> int:
-    return 20
+    return _SHOWN_DIGITS[0]
 
 
 def render_text(r: ClaimResult) -> str:

@@ -137,6 +137,9 @@ class Claim:
     relations: tuple[Relation, ...] = ()
     domains: dict[sp.Symbol, Interval] = field(default_factory=dict)
     fixed: dict[sp.Symbol, sp.Expr] = field(default_factory=dict)
+    #: where the claim's expressions are defined as written (before sympy simplified them): every
+    #: ``(expression, "nonzero" | "positive" | "nonnegative")`` must hold on the whole domain
+    conditions: tuple = ()
 
     def canonical(self) -> str:
         """The claim rendered back in canonical form (what the checker understood)."""
@@ -175,7 +178,10 @@ class ClaimBuilder(SubjectBuilder):
         source = str(token)[1:-1]
         if not source.strip():
             raise self.error("empty $...$", token)
-        return parse_latex(source, offset=token.start_pos + 1, text=self.text, symbols=self.symbols)
+        math = parse_latex(source, offset=token.start_pos + 1, text=self.text, symbols=self.symbols)
+        for condition in math.conditions:
+            self.require(*condition)
+        return math
 
     def _node_latex(self, node: Tree) -> sp.Expr:
         math = self.latex_math(node.children[0])
@@ -415,7 +421,8 @@ class ClaimBuilder(SubjectBuilder):
         ordered = _dependency_order(domains)
         if ordered is None:
             raise self.error("the constraints bound parameters by one another in a circle")
-        return Claim(self.text, kind, subject, target, relations, ordered, fixed)
+        conditions = tuple(dict.fromkeys((e.xreplace(fixed), k) for e, k in self.conditions))
+        return Claim(self.text, kind, subject, target, relations, ordered, fixed, conditions)
 
     def fix(self, e: sp.Expr, fixed: dict) -> sp.Expr:
         return e.xreplace(fixed) if fixed else e

@@ -10,7 +10,7 @@ roots of huge numbers, a time limit).
 >>> parse_latex(r"\frac{\varepsilon^2}{2} + 10^{-5}").values[0]
 eps**2/2 + 1/100000
 >>> parse_latex(r"0 < \varepsilon \le 1")
-LatexMath(kind='relation', values=(0, eps, 1), ops=('<', '<='), interval=None, positions=(0, 4, 20))
+LatexMath(kind='relation', values=(0, eps, 1), ops=('<', '<='), interval=None, positions=(0, 4, 20), conditions=())
 >>> parse_latex(r"\delta \in (0, 1]").interval
 (0, 1, True, False)
 >>> parse_latex(r"k \in \mathbb{N}").interval
@@ -105,6 +105,8 @@ class LatexMath:
     ops: tuple[str, ...] = ()
     interval: tuple | None = None
     positions: tuple[int, ...] = ()
+    #: where the formula is defined, as written: ``(expression, "nonzero" | "positive" | "nonnegative")``
+    conditions: tuple = ()
 
 
 # -- vocabulary ---------------------------------------------------------------------------------------------
@@ -539,6 +541,7 @@ class _LatexBuilder(ExpressionBuilder):
         denominator = self.expression(denominator_node)
         if denominator.is_zero:
             raise self.error("division by zero", denominator_node, OutOfDomain)
+        self.require(denominator, "nonzero")
         return numerator / denominator
 
     def _node_sqrt(self, node: Tree) -> sp.Expr:
@@ -547,6 +550,7 @@ class _LatexBuilder(ExpressionBuilder):
             self.single_character(radicand_node, "\\sqrt", "argument of \\sqrt")
             radicand = self.expression(radicand_node)
             self.root_operand(radicand, node)
+            self.require(radicand, "nonnegative")
             return sp.sqrt(radicand)
         command, opener, index_node, closer, radicand_node = node.children
         if (str(opener), str(closer)) != ("[", "]"):
@@ -561,6 +565,7 @@ class _LatexBuilder(ExpressionBuilder):
     # -- functions ------------------------------------------------------------------------------------------
     def apply(self, name_token: Token, args: list[sp.Expr], node: Any) -> sp.Expr:
         _, _, fn = FUNCTIONS[str(name_token)]
+        self.function_domain(str(name_token), args)
         return fn(*args)
 
     def _node_call(self, node: Tree) -> sp.Expr:
@@ -760,7 +765,7 @@ def parse_latex(source: str, *, offset: int = 0, text: str | None = None,
     >>> parse_latex(r"(\varepsilon, \delta)").values
     (eps, delta)
     >>> parse_latex(r"k \in \mathbb{N}")
-    LatexMath(kind='membership', values=(k,), ops=('integer',), interval=(1, oo, False, True), positions=(0,))
+    LatexMath(kind='membership', values=(k,), ops=('integer',), interval=(1, oo, False, True), positions=(0,), conditions=())
     >>> try:
     ...     parse_latex(r"1 + \foo", offset=8, text=r"claim: $1 + \foo$")
     ... except ParseError as error:
@@ -805,19 +810,19 @@ def _build(tree: Tree, text: str, symbols: Mapping[str, sp.Basic] | None) -> Lat
         else:
             interval, integer = builder.blackboard(domain)
             ops = ("integer",) if integer else ()
-        return LatexMath("membership", (value,), ops, interval, (_position(member),))
+        return LatexMath("membership", (value,), ops, interval, (_position(member),), tuple(builder.conditions))
     values = tuple(builder.expression(side) for side in sides)
     positions = tuple(_position(side) for side in sides)
     if tree.data == "top_relation":
         ops = tuple(RELATIONS[str(t)] for t in children if isinstance(t, Token) and t.type == "REL")
-        return LatexMath("relation", values, ops, None, positions)
+        return LatexMath("relation", values, ops, None, positions, tuple(builder.conditions))
     if tree.data == "top_tuple":
         brackets = [str(t) for t in children if isinstance(t, Token) and t.type in ("OPEN", "CLOSE")]
         if brackets not in ([], ["(", ")"]):
             raise builder.error("a tuple is written (a, b); [a, b) is an interval: write x \\in [a, b)",
                                 children[0])
-        return LatexMath("tuple", values, (), None, positions)
-    return LatexMath("expr", values, (), None, positions)
+        return LatexMath("tuple", values, (), None, positions, tuple(builder.conditions))
+    return LatexMath("expr", values, (), None, positions, tuple(builder.conditions))
 
 
 def _position(node: Any) -> int:

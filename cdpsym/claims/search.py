@@ -113,8 +113,11 @@ def points(domains: Mapping[sp.Symbol, Interval], *, limit: int = 400, seed: int
     rng = random.Random(seed)
     independent = [s for s in symbols if not (domains[s].lo.free_symbols | domains[s].hi.free_symbols)]
     scales = {s: _scale_values(domains[s], domains[s].lo, domains[s].hi) for s in independent}
-    def extremeness(combo: tuple) -> int:  # central scales first, the extremes after
-        return sum(abs(2 * scales[s].index(v) - len(scales[s])) for s, v in zip(independent, combo))
+    def extremeness(combo: tuple) -> tuple[int, int]:
+        """Central scales first; then one parameter at an extreme and the others central; and so on."""
+        offsets = [abs(2 * scales[s].index(v) - len(scales[s])) for s, v in zip(independent, combo)]
+        outliers = sum(1 for s, o in zip(independent, offsets) if 2 * o > len(scales[s]))
+        return outliers, sum(offsets)
 
     combos = list(itertools.product(*(scales[s] for s in independent)))
     rng.shuffle(combos)

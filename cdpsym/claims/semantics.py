@@ -115,6 +115,8 @@ def _loss_of(expr: sp.Basic) -> tuple[str, sp.Expr | None] | None:
         return ("single", None)
     if isinstance(expr, sp.core.function.AppliedUndef) and str(expr.func) == "L" and len(expr.args) == 1:
         return ("composed", expr.args[0])
+    if isinstance(expr, sp.core.function.AppliedUndef) and str(expr.func) == "G" and len(expr.args) == 1:
+        return ("group", expr.args[0])  # the loss between datasets at distance k (a chain of neighbours)
     return None
 
 
@@ -141,6 +143,14 @@ def _target_of_part(rel) -> tuple[Notion, tuple] | None:
                 rho = sp.simplify(rhs.args[0] / (S.lam * (S.lam + 1)))
                 if not rho.has(S.lam):
                     return ZCDP(rho=rho), loss
+    if isinstance(lhs, Expect) and op == "<=" and isinstance(lhs.args[0], sp.exp) and isinstance(rhs, sp.exp):
+        inner = lhs.args[0].args[0]
+        for factor in sp.Mul.make_args(inner):
+            loss = _loss_of(factor)
+            if loss is not None and _same(inner / factor, S.alpha - 1):  # the MGF at order alpha: RDP
+                eps_ = sp.simplify(rhs.args[0] / (S.alpha - 1))
+                if not eps_.has(S.L):
+                    return RDP(alpha=S.alpha, eps=eps_), loss
     if isinstance(lhs, Prob) and op == "=" and rhs == 1 and isinstance(lhs.args[0], sp.And):
         bounds = {}
         for c in lhs.args[0].args:
@@ -246,8 +256,12 @@ def statement_mismatch(schema: Schema) -> str | None:
         if loss[0] != "composed" or not _same(loss[1], subject.k):
             return "the notion text composes k times, the statement is about one pair"
         subject = subject.parts[0]
-    elif loss[0] == "composed":
-        return "the statement is about a k-fold composition, the notion text is not"
+    elif isinstance(subject, Group):
+        if loss[0] != "group" or not _same(loss[1], subject.size):
+            return "the notion text is about a group of datasets, the statement is not"
+        subject = subject.subject
+    elif loss[0] != "single":
+        return f"the statement is about a {loss[0]} loss, the notion text is not"
     if isinstance(subject, (Laplace, RandomizedResponse)):
         mech = _mechanism_of(thm)
         if type(mech) is not type(subject) or not all(
@@ -290,6 +304,17 @@ def match(pattern: Any, subject: Any) -> dict | None:
         return mapping if _match_params(pattern.params(), subject.params(), mapping) else None
     if isinstance(pattern, (Gaussian, Laplace, RandomizedResponse)) and type(pattern) is type(subject):
         return mapping if _match_params(pattern.parameters, subject.parameters, mapping) else None
+    if isinstance(pattern, Group) and isinstance(subject, Group):
+        inner = match(pattern.subject, subject.subject)
+        if inner is None:
+            return None
+        if isinstance(pattern.size, sp.Symbol):
+            if pattern.size in inner and not _same(inner[pattern.size], subject.size):
+                return None
+            inner[pattern.size] = subject.size
+        elif not _same(pattern.size, subject.size):
+            return None
+        return inner
     if isinstance(pattern, NotionComposition) and isinstance(subject, NotionComposition):
         if len(pattern.parts) != 1 or len(subject.parts) != 1:
             return None
@@ -383,10 +408,30 @@ def guarantees(subject: Any, depth: int = 3) -> list[Guarantee]:
 
 # -- from a guarantee to the target --------------------------------------------------------------------------
 
+def _target_domain(target: Notion) -> list[Obligation]:
+    """The target's own parameters must lie in the notion's domain at every point of the claim (a symbolic
+    delta may be negative somewhere: no mechanism is (eps, -0.1)-DP)."""
+    why = f"a parameter of {type(target).__name__} in its domain"
+    le = lambda a, b: Obligation(a, "<=", b, why)  # noqa: E731
+    if isinstance(target, PureDP):
+        return [le(0, target.eps)]
+    if isinstance(target, ApproxDP):
+        return [le(0, target.eps), le(0, target.delta), le(target.delta, 1)]
+    if isinstance(target, ZCDP):
+        return [le(0, target.rho)]
+    if isinstance(target, MeanConcentratedDP):
+        return [le(0, target.tau)]
+    if isinstance(target, RDP):
+        return [Obligation(1, "<", target.alpha, why), le(0, target.eps)]
+    if isinstance(target, TCDP):
+        return [le(0, target.rho), Obligation(1, "<", target.omega, why)]
+    return []
+
+
 def obligations(g: Guarantee, target: Notion) -> list[Obligation] | None:
     """Inequalities that make ``g`` imply ``target`` by the definitions, or None if it cannot."""
     n = g.notion
-    extra: list[Obligation] = list(g.conditions)
+    extra: list[Obligation] = list(g.conditions) + _target_domain(target)
     if g.family is not None:
         if not isinstance(n, ApproxDP) or not isinstance(target, ApproxDP):
             return None
@@ -420,6 +465,10 @@ def obligations(g: Guarantee, target: Notion) -> list[Obligation] | None:
             return extra + [le(target.alpha * n.rho, target.eps, "rho-zCDP is (alpha, alpha*rho)-RDP")]
         if isinstance(n, PureDP):
             return extra + [le(n.eps, target.eps, "eps-DP is (alpha, eps)-RDP for every alpha")]
+        if isinstance(n, TCDP):
+            return extra + [Obligation(target.alpha, "<", n.omega, "an order below omega (R-A11)"),
+                            le(target.alpha * n.rho, target.eps, "(rho, omega)-tCDP is (alpha, alpha*rho)-RDP "
+                                                                 "for alpha < omega")]
         if isinstance(n, RDP):
             return extra + [le(target.alpha, n.alpha, "an order no larger: D_alpha is non-decreasing in alpha "
                                                        "(van Erven & Harremoes 2014, Thm 3)"),

@@ -343,6 +343,15 @@ class ExpressionBuilder:
         self.symbols = symbols
         self.max_seconds = MAX_SECONDS if max_seconds is None else max_seconds
         self.deadline = time.monotonic() + self.max_seconds
+        #: where the text's operations are defined, as written (before sympy simplifies ``x/x`` to 1 or
+        #: ``exp(log(x))`` to ``x``): ``(expression, "nonzero" | "positive" | "nonnegative")`` for symbolic
+        #: denominators, logarithms, roots and powers
+        self.conditions: list[tuple[sp.Expr, str]] = []
+
+    def require(self, value: sp.Expr, kind: str) -> None:
+        """Record that the text is defined only where *value* is nonzero / positive / non-negative."""
+        if isinstance(value, sp.Basic) and value.free_symbols and (value, kind) not in self.conditions:
+            self.conditions.append((value, kind))
 
     # -- errors -----------------------------------------------------------------------------------------
     def error(self, message: str, node: Any = None, cls: type[ParseError] = ParseError,
@@ -451,6 +460,7 @@ class ExpressionBuilder:
             if op.type == "SLASH":
                 if value.is_zero:
                     raise self.error("division by zero", op, OutOfDomain)
+                self.require(value, "nonzero")
                 result = result / value
             else:
                 result = result * value
@@ -467,6 +477,11 @@ class ExpressionBuilder:
         """``base ** exponent``, refusing powers whose exact value would be huge or slow to find."""
         if base.is_zero and exponent.is_number and exponent.is_nonpositive:
             raise self.error("0 to a non-positive power is undefined", where, OutOfDomain)
+        if base.free_symbols or exponent.free_symbols:
+            if not exponent.is_integer:  # a real power: x^(1/2) needs x >= 0, x^y needs x > 0
+                self.require(base, "nonnegative" if exponent.is_number and exponent.is_positive else "positive")
+            elif not exponent.is_nonnegative:
+                self.require(base, "nonzero")
         if base.is_number and exponent.is_Rational and base not in (sp.S.Zero, sp.S.One, sp.S.NegativeOne):
             if abs(exponent) > MAX_EXPONENT:
                 raise self.error(f"exponent {shorten(str(exponent))} is too large "
@@ -496,11 +511,18 @@ class ExpressionBuilder:
             raise self.error(f"{name} takes {want} argument{'s' if want != '1' else ''}, got {len(args)}",
                              name_token)
         values = [self.expression(a) for a in args]
+        self.function_domain(name, values)
         if name == "sqrt":
             self.root_operand(values[0], node)
         if name == "exp":
             self.exponential_operand(values[0], node)
         return fn(*values)
+
+    def function_domain(self, name: str, values: list[sp.Expr]) -> None:
+        if name in ("log", "ln"):
+            self.require(values[0], "positive")
+        elif name == "sqrt":
+            self.require(values[0], "nonnegative")
 
     def exponential_operand(self, value: sp.Expr, where: Any) -> None:
         """sympy rewrites ``exp(c*log(x))`` as ``x**c`` and computes it exactly: keep ``c`` small."""

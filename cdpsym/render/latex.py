@@ -7,17 +7,20 @@ the printed proof cannot drift from the checked one.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Iterable
 
 import sympy as sp
 
 from cdpsym.expr.symbols import LATEX_NAMES
+from cdpsym.render.prose import prose
 
 if TYPE_CHECKING:  # pragma: no cover
     from cdpsym.proof.kernel import Fact
     from cdpsym.proof.theorem import Theorem
 
-__all__ = ["tex", "fact_label", "statement_latex", "theorem_latex", "document", "text", "justification_latex"]
+__all__ = ["tex", "fact_label", "statement_latex", "theorem_latex", "document", "catalogue", "text",
+           "justification_latex", "derivation", "label"]
 
 _OPS = {"=": "=", "<=": r"\le", "<": "<"}
 
@@ -28,57 +31,10 @@ def tex(expr: sp.Basic) -> str:
     return sp.latex(expr, symbol_names=names, ln_notation=False, mul_symbol=None)
 
 
-_TEXT_ESCAPES = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-    "~": r"\~{}", "^": r"\^{}", "<": r"$<$", ">": r"$>$", "$": r"\$",
-}
-
-
 def text(s: str) -> str:
-    """Escape plain text for ``\\text{…}`` (one character at a time, so escapes are never re-escaped)."""
-    return _unicode("".join(_TEXT_ESCAPES.get(ch, ch) for ch in s))
-
-
-_UNICODE = {
-    # Greek
-    "α": r"$\alpha$", "β": r"$\beta$", "γ": r"$\gamma$", "δ": r"$\delta$", "ε": r"$\varepsilon$",
-    "ζ": r"$\zeta$", "η": r"$\eta$", "θ": r"$\theta$", "κ": r"$\kappa$", "λ": r"$\lambda$", "μ": r"$\mu$",
-    "ν": r"$\nu$", "ξ": r"$\xi$", "π": r"$\pi$", "ρ": r"$\rho$", "σ": r"$\sigma$", "τ": r"$\tau$",
-    "φ": r"$\varphi$", "χ": r"$\chi$", "ψ": r"$\psi$", "ω": r"$\omega$", "Γ": r"$\Gamma$", "Δ": r"$\Delta$",
-    "Θ": r"$\Theta$", "Λ": r"$\Lambda$", "Π": r"$\Pi$", "Σ": r"$\Sigma$", "Φ": r"$\Phi$", "Ψ": r"$\Psi$",
-    "Ω": r"$\Omega$",
-    # relations, operators, arrows
-    "≤": r"$\le$", "≥": r"$\ge$", "≠": r"$\neq$", "≈": r"$\approx$", "≃": r"$\simeq$", "∼": r"$\sim$",
-    "≪": r"$\ll$", "≫": r"$\gg$", "∈": r"$\in$", "∉": r"$\notin$", "⊆": r"$\subseteq$", "⊂": r"$\subset$",
-    "⊇": r"$\supseteq$", "∪": r"$\cup$", "∩": r"$\cap$", "∅": r"$\emptyset$", "∀": r"$\forall$",
-    "∃": r"$\exists$", "¬": r"$\neg$", "⇒": r"$\Rightarrow$", "⇔": r"$\Leftrightarrow$", "→": r"$\to$",
-    "↦": r"$\mapsto$", "←": r"$\leftarrow$", "×": r"$\times$", "±": r"$\pm$", "·": r"$\cdot$",
-    "∘": r"$\circ$", "√": r"$\surd$", "∑": r"$\sum$", "∏": r"$\prod$", "∫": r"$\int$", "∂": r"$\partial$",
-    "∞": r"$\infty$", "‖": r"$\|$", "⌈": r"$\lceil$", "⌉": r"$\rceil$", "⌊": r"$\lfloor$",
-    "⌋": r"$\rfloor$", "ℓ": r"$\ell$", "ℝ": r"$\mathbb{R}$", "ℕ": r"$\mathbb{N}$", "⊗": r"$\otimes$",
-    # sub/superscripts
-    "²": r"$^2$", "³": r"$^3$", "¹": r"$^1$", "⁻": r"$^-$", "₀": r"$_0$", "₁": r"$_1$", "₂": r"$_2$",
-    "₃": r"$_3$", "ᵢ": r"$_i$", "ₖ": r"$_k$", "₊": r"$_+$",
-    # punctuation
-    "–": "--", "—": "---", "−": "-", "′": "'", "’": "'", "‘": "`", "“": "``", "”": "''", "…": r"\ldots{}",
-    "§": r"\S{}", "é": r"\'e", "è": r"\`e", "ö": r'\"o', "ü": r'\"u', "ä": r'\"a', "ï": r'\"i',
-    "\u00a0": "~",
-}
-
-
-def _unicode(s: str) -> str:
-    """Map non-ASCII characters to LaTeX; an unknown one becomes its Unicode name (never a compile error)."""
-    import unicodedata
-
-    out = []
-    for ch in s:
-        if ord(ch) < 128:
-            out.append(ch)
-        elif ch in _UNICODE:
-            out.append(_UNICODE[ch])
-        else:
-            out.append("[" + unicodedata.name(ch, "?").lower() + "]")
-    return "".join(out)
+    """Prose for text mode (also inside ``\\text{...}``): Unicode pseudo-maths typeset as ``$...$`` maths,
+    LaTeX specials escaped; pure ASCII (see :mod:`cdpsym.render.prose`)."""
+    return prose(s)
 
 
 def fact_label(fact: "Fact") -> str:
@@ -106,9 +62,12 @@ def justification_latex(why) -> str:
         return rf"\text{{{text(why.note or 'since the difference is non-negative')}}}"
     if isinstance(why, K.Specialize):
         out = rf"\text{{take }} {tex(why.var)} = {tex(why.value)}"
-        return out + (r"\text{ (the minimiser)}" if why.minimizes is not None else "")
+        if why.minimizes is not None:
+            out += r"\text{, the minimiser of }" + tex(why.minimizes) + r"\text{ (}g'=0,\ g''>0\text{)}"
+        return out
     if isinstance(why, K.IntervalBound):
-        return r"\text{interval arithmetic on a box}"
+        box = ", ".join(rf"{tex(v)}\in[{tex(sp.sympify(lo))},{tex(sp.sympify(hi))}]" for v, (lo, hi) in why.box.items())
+        return r"\text{interval arithmetic (Arb) on }" + (box or r"\text{a box}")
     if isinstance(why, K.Numeric):
         return r"\text{numerically (evidence only)}"
     if isinstance(why, K.Taylor):
@@ -121,9 +80,8 @@ def justification_latex(why) -> str:
 
 
 def _bold_classical(title: str) -> str:
-    """``**Hoeffding's lemma**`` in a title becomes bold."""
-    parts = title.split("**")
-    return "".join(r"\textbf{%s}" % text(p) if i % 2 else text(p) for i, p in enumerate(parts))
+    """``**Hoeffding's lemma**`` in a title becomes bold (:func:`prose` does it)."""
+    return text(title)
 
 
 def _rel(rel) -> str:
@@ -135,166 +93,329 @@ def statement_latex(theorem: "Theorem") -> str:
     return r",\qquad ".join(_rel(p.relation) for p in theorem.parts)
 
 
+def label(name: str, kind: str = "thm") -> str:
+    """The LaTeX label of a theorem (``thm:NAME``), a part (``thm:NAME.part``) or an axiom (``ax:NAME``)."""
+    return f"{kind}:" + re.sub(r"[^A-Za-z0-9_.:-]", "-", name)
+
+
+def _quantifiers(variables) -> str:
+    return ", ".join(dom.latex(v, tex(v)) for v, dom in variables.items())
+
+
 def _hypotheses_latex(theorem: "Theorem") -> Iterable[str]:
-    for v, dom in theorem.variables.items():
-        yield "$" + dom.latex(v, tex(v)) + "$"
     for c in theorem.conditions:
         yield "$" + _rel(c) + "$"
     for h in theorem.hypotheses:
         body = _rel(h.relation)
         if h.variables:
-            quant = ", ".join(dom.latex(v, tex(v)) for v, dom in h.variables.items())
-            body += rf"\quad\text{{for all }}{quant}"
-        yield text(h.title or h.name) + ": $" + body + "$"
+            body += rf"\quad\text{{for all }}{_quantifiers(h.variables)}"
+        yield text(h.title or h.name) + r" (\texttt{%s}): $" % _tt(h.name) + body + "$"
 
 
-def derivation(chain, part_name: str = "") -> str:
-    """One ``align*`` environment, one checked step per line, then the list of what was cited.
+def _tt(name: str) -> str:
+    return name.replace("\\", "").replace("_", r"\_").replace("&", r"\&").replace("%", r"\%").replace("#", r"\#")
 
-    The justification column stays short (``by [2]``, ``algebra``); the
-    numbered list under the display gives each cited fact in full with its
-    source, so lines fit the page.
-    """
-    from cdpsym.proof.kernel import By
 
-    cited: list = []
-    lines = []
-    first = tex(chain.start)
-    for i, step in enumerate(chain.steps):
-        why = step.why
-        if isinstance(why, By):
-            if why.fact not in cited:
-                cited.append(why.fact)
-            label = _short_label(why.fact, cited.index(why.fact) + 1)
+def _cite(source: str, refs: bool = True) -> str:
+    """``\\cite{DR16,BS16}`` for the papers a source names (empty when it names none)."""
+    from cdpsym.render.bibliography import cite_keys
+
+    keys = cite_keys(source)
+    return r"\cite{%s}" % ",".join(keys) if keys else ""
+
+
+def _source(source: str) -> str:
+    """A source string as text with its citations: ``Dwork & Rothblum 2016, Thm 3.5 [DR16]``."""
+    cite = _cite(source)
+    return text(source.strip(" ,;")) + ("~" + cite if cite else "")
+
+
+class _Render:
+    """How cited facts are referred to: ``refs`` (a catalogue or standalone document: ``Theorem~\\ref``,
+    ``Fact~\\ref``) or not (a snippet to paste: names and ``\\cite`` only)."""
+
+    def __init__(self, refs: bool) -> None:
+        self.refs = refs
+
+    # -- references to facts ---------------------------------------------------------------------
+    def fact_ref(self, fact) -> str:  # type: ignore[no-untyped-def]
+        thm = getattr(fact, "theorem", None)
+        if fact.kind == "axiom":
+            if self.refs:
+                return r"Fact~\ref{%s}" % label(fact.name, "ax")
+            return _cite(fact.citation) or r"\texttt{%s}" % _tt(fact.name)
+        if thm is not None:
+            part = fact.name.split(".", 1)[1] if fact.name != thm.name and "." in fact.name else ""
+            part_txt = r" (\texttt{%s})" % _tt(part) if part else ""
+            if self.refs:
+                return r"Theorem~\ref{%s}%s" % (label(thm.name), part_txt)
+            return r"\texttt{%s}%s" % (_tt(thm.name), (r"~" + _cite(thm.source)) if _cite(thm.source) else "") \
+                + part_txt
+        return r"hypothesis \texttt{%s}" % _tt(fact.name)
+
+    def long_label(self, fact) -> str:  # type: ignore[no-untyped-def]
+        quant = _quantifiers(fact.variables)
+        cond = ", ".join(_rel(c) for c in fact.conditions)
+        extra = ", ".join(x for x in (quant, cond) if x)
+        rel = "$" + _rel(fact.relation) + "$" + (" for $" + extra + "$" if extra else "")
+        if fact.kind == "hypothesis":
+            return "hypothesis " + text(fact.title or fact.name) + ": " + rel
+        if fact.kind == "axiom":
+            ref = getattr(fact, "reference", "")
+            return (self.fact_ref(fact) + ", " if self.refs else "") + text(fact.title or fact.name) + ": " + rel + \
+                " [" + (text(ref) + "; " if ref else "") + _source(fact.citation) + "]"
+        return self.fact_ref(fact) + ": " + rel
+
+    # -- derivations -----------------------------------------------------------------------------
+    def derivation(self, chain, cited: list | None = None, depth: int = 0) -> str:  # type: ignore[no-untyped-def]
+        """One ``align*``, one checked step per line; then the sub-derivations (inductions, ``given``
+        proofs), then (at the top level) the list of what was cited."""
+        from cdpsym.proof.kernel import By, Chain, Induction
+
+        top = cited is None
+        cited = [] if cited is None else cited
+        lines, subs = [], []
+        first = tex(chain.start)
+        for i, step in enumerate(chain.steps):
+            why = step.why
+            if isinstance(why, By):
+                if why.fact not in cited:
+                    cited.append(why.fact)
+                n = cited.index(why.fact) + 1
+                lab = self.short_label(why.fact, n)
+                for hyp, proof in why.given.items():
+                    what = r"the hypothesis \texttt{%s}" % _tt(hyp)
+                    for c in why.fact.conditions:
+                        if hyp == f"condition {c.plain()}":
+                            what = "the condition $" + _rel(c) + "$"
+                    if hyp in {str(v) for v in why.fact.variables}:
+                        what = r"the domain of $%s$" % tex(next(v for v in why.fact.variables if str(v) == hyp))
+                    if isinstance(proof, Chain):
+                        subs.append(r"\emph{Step %d: %s of [%d] holds:}" % (i + 1, what, n) + "\n" +
+                                    self.derivation(proof, cited, depth + 1))
+                    else:
+                        subs.append(r"\emph{Step %d: %s of [%d] holds} by $%s$." % (
+                            i + 1, what, n, justification_latex(proof)))
+            elif isinstance(why, Induction):
+                lab = justification_latex(why) + r"\text{ (below)}"
+                k = tex(why.var)
+                base = (self.derivation(why.base, cited, depth + 1) if isinstance(why.base, Chain)
+                        else "$" + justification_latex(why.base) + "$.")
+                subs.append(r"\emph{Step %d, by induction on $%s$. Base case $%s = 1$:}" % (i + 1, k, k) + "\n" + base)
+                subs.append(r"\emph{Induction step, $%s \to %s + 1$} (the statement at $%s$ is the hypothesis "
+                            r"\texttt{ih}):" % (k, k, k) + "\n" + self.derivation(why.step, cited, depth + 1))
+            else:
+                lab = justification_latex(why)
+            lhs = first if i == 0 else ""
+            lines.append(rf"{lhs} &{_OPS[step.op]} {tex(step.expr)} && {lab}")
+        pre = ""
+        if chain.variables:
+            pre = rf"For every ${_quantifiers(chain.variables)}$ (fixed where the derivation says so):" + "\n"
+        body = pre + "\\begin{align*}\n" + ("\\\\\n".join(lines) or tex(chain.start)) + "\n\\end{align*}"
+        if subs:
+            body += "\n" + "\n\n".join(subs)
+        if top and cited:
+            items = "\n".join(rf"\item[{n}] {self.long_label(f)}" for n, f in enumerate(cited, 1))
+            body += "\n{\\small\\begin{itemize}\n" + items + "\n\\end{itemize}}"
+        return body
+
+    def short_label(self, fact, n: int) -> str:  # type: ignore[no-untyped-def]
+        if fact.kind == "hypothesis":
+            return r"\text{hypothesis [%d]}" % n
+        if fact.kind == "axiom":
+            return r"\text{by [%d]}" % n
+        return r"\text{by [%d], %s}" % (n, self.fact_ref(fact))
+
+    # -- a theorem -------------------------------------------------------------------------------
+    def theorem(self, theorem: "Theorem") -> str:
+        """``\\begin{theorem}...\\end{theorem}\\begin{proof}...\\end{proof}`` with named labels."""
+        head = r"\begin{theorem}[%s]\label{%s}" % ("{" + text(theorem.title) + "}", label(theorem.name))
+        info = r"(\texttt{%s}%s; %s.)" % (_tt(theorem.name), ", " + text(theorem.reference) if theorem.reference
+                                          else "", _source(theorem.source))
+        out = [head, info]
+        quant = _quantifiers(theorem.variables)
+        hyps = list(_hypotheses_latex(theorem))
+        lead = ("Let $" + quant + "$" if quant else "")
+        if hyps:
+            lead += (", and assume " if lead else "Assume ") + "; ".join(hyps)
+        out.append((lead + ". Then" if lead else "Then") if len(theorem.parts) == 1 else
+                   (lead + ". Then the following hold." if lead else "The following hold."))
+        if len(theorem.parts) == 1:
+            out.append(r"\begin{equation*}" + _rel(theorem.parts[0].relation) + r"\end{equation*}")
         else:
-            label = justification_latex(why)
-        lhs = first if i == 0 else ""
-        lines.append(rf"{lhs} &{_OPS[step.op]} {tex(step.expr)} && {label}")
-    pre = ""
-    if chain.variables:
-        quant = ", ".join(dom.latex(v, tex(v)) for v, dom in chain.variables.items())
-        pre = rf"For every ${quant}$ (fixed where the derivation says so):" + "\n"
-    body = pre + "\\begin{align*}\n" + ("\\\\\n".join(lines) or tex(chain.start)) + "\n\\end{align*}"
-    if cited:
-        items = "\n".join(rf"\item[{n}] {_long_label(f)}" for n, f in enumerate(cited, 1))
-        body += "\n{\\small\\begin{itemize}\n" + items + "\n\\end{itemize}}"
-    return body
+            rows = []
+            for p in theorem.parts:
+                short = p.name.split(".", 1)[1] if "." in p.name else p.name
+                extra = _quantifiers({v: d for v, d in p.variables.items() if v not in theorem.variables})
+                rows.append(r"&%s%s &&\text{(\texttt{%s})}\label{%s}" % (
+                    _rel(p.relation), (r",\quad " + extra) if extra else "", _tt(short), label(p.name)))
+            out.append("\\begin{align}\n" + "\\\\\n".join(rows) + "\n\\end{align}")
+        out.append(r"\end{theorem}")
+        out.append(r"\begin{proof}")
+        for p in theorem.parts:
+            if len(theorem.parts) > 1:
+                short = p.name.split(".", 1)[1] if "." in p.name else p.name
+                out.append(r"\emph{Proof of (\texttt{%s}), \eqref{%s}.}" % (_tt(short), label(p.name)))
+            if p.proof is not None:
+                out.append(self.derivation(p.proof))
+        if theorem.tight:
+            out.append(r"\emph{Tightness:} " + text(theorem.tight))
+        out.append(r"\end{proof}")
+        return "\n\n".join(out)
 
 
-def _short_label(fact, n: int) -> str:
-    if fact.kind == "hypothesis":
-        return r"\text{hypothesis [%d]}" % n
-    if fact.kind == "axiom":
-        return r"\text{by [%d]}" % n
-    return r"\text{by [%d] }\texttt{%s}" % (n, text(fact.name))
+def _rel_text(s: str) -> str:
+    return text(s.strip()).replace("$", "")
 
 
-def _long_label(fact) -> str:
-    quant = ", ".join(dom.latex(v, tex(v)) for v, dom in fact.variables.items())
-    rel = "$" + _rel(fact.relation) + ("$ for $" + quant if quant else "") + "$"
-    if fact.kind == "hypothesis":
-        return "hypothesis: " + text(fact.title or fact.name) + ", " + rel
-    if fact.kind == "axiom":
-        cite = ", ".join(x for x in (getattr(fact, "reference", ""), fact.citation) if x)
-        return _bold_classical(fact.title or fact.name) + ": " + rel + (text(f" [{cite}]") if cite else "")
-    thm = getattr(fact, "theorem", None)
-    ref = f" ({thm.reference}, {thm.source})" if thm is not None else ""
-    return r"\texttt{%s}%s: %s" % (text(fact.name), text(ref), rel)
+def derivation(chain, part_name: str = "", refs: bool = False) -> str:  # type: ignore[no-untyped-def]
+    """One ``align*`` environment, one checked step per line, sub-derivations, then what was cited."""
+    return _Render(refs).derivation(chain)
+
+
+def _long_label(fact) -> str:  # type: ignore[no-untyped-def]
+    return _Render(False).long_label(fact)
 
 
 def theorem_latex(theorem: "Theorem", standalone: bool = False) -> str:
-    """The theorem with its derivation; ``standalone`` adds the cited lemmas and a preamble."""
+    """The theorem with its derivation: a snippet (``theorem``/``proof`` pair, standard packages only, label
+    ``thm:NAME``), or ``standalone``: a whole document with the cited lemmas and a bibliography."""
     if standalone:
         return document([*_dependencies(theorem), theorem], title=theorem.title)
-    return _theorem_block(theorem)
-
-
-def _theorem_block(theorem: "Theorem") -> str:
-    out = [r"\paragraph{%s (%s).} %s" % (r"\texttt{%s}" % text(theorem.name), text(theorem.reference),
-                                           text(theorem.title) + "."),
-           r"\emph{Source:} " + text(theorem.source) + "."]
-    hyps = list(_hypotheses_latex(theorem))
-    if hyps:
-        out.append(r"\emph{Hypotheses:} " + "; ".join(hyps) + ".")
-    out.append(r"\emph{Statement:}")
-    out.append(r"\[" + statement_latex(theorem) + r"\]")
-    for part in theorem.parts:
-        label = part.name.split(".", 1)[1] if "." in part.name else ""
-        out.append(r"\emph{Proof%s.}" % (text(f" of ({label})") if label else ""))
-        if part.proof is not None:
-            out.append(derivation(part.proof, part.name))
-    if theorem.tight:
-        out.append(r"\emph{Tightness:} " + text(theorem.tight))
-    return "\n\n".join(out)
+    return _Render(False).theorem(theorem)
 
 
 def _dependencies(theorem: "Theorem") -> list["Theorem"]:
-    """Cited theorems, each once, before the theorems that cite them."""
-    from cdpsym.proof.kernel import By
-
+    """Cited theorems, each once, before the theorems that cite them (also through sub-derivations)."""
     seen: list = []
 
-    def visit(t) -> None:
-        for part in t.parts:
-            if part.proof is None:
-                continue
-            for step in part.proof.steps:
-                f = step.why.fact if isinstance(step.why, By) else None
-                dep = getattr(f, "theorem", None)
-                if dep is not None and dep is not t and dep not in seen:
-                    visit(dep)
-                    if dep not in seen:
-                        seen.append(dep)
+    def visit(t) -> None:  # type: ignore[no-untyped-def]
+        for f in _facts_cited(t):
+            dep = getattr(f, "theorem", None)
+            if dep is not None and dep is not t and dep not in seen:
+                visit(dep)
+                if dep not in seen:
+                    seen.append(dep)
 
     visit(theorem)
     return seen
 
 
-def _axioms_used(theorems: list["Theorem"]) -> list:
-    from cdpsym.proof.kernel import Axiom, By
+def _facts_cited(theorem) -> list:  # type: ignore[no-untyped-def]
+    """Every fact cited in a theorem's proofs, sub-derivations included, in order."""
+    from cdpsym.proof.kernel import By, Chain, Induction
 
     out: list = []
-    for t in theorems:
-        for part in t.parts:
-            for step in (part.proof.steps if part.proof else ()):
-                f = step.why.fact if isinstance(step.why, By) else None
-                if isinstance(f, Axiom) and f not in out:
-                    out.append(f)
+
+    def chain(c) -> None:  # type: ignore[no-untyped-def]
+        for step in c.steps:
+            why = step.why
+            if isinstance(why, By):
+                if why.fact not in out:
+                    out.append(why.fact)
+                for g in why.given.values():
+                    if isinstance(g, Chain):
+                        chain(g)
+            elif isinstance(why, Induction):
+                if isinstance(why.base, Chain):
+                    chain(why.base)
+                chain(why.step)
+
+    for part in theorem.parts:
+        if part.proof is not None:
+            chain(part.proof)
     return out
 
 
-def document(theorems: list["Theorem"], title: str = "cdpsym derivations") -> str:
-    """A complete LaTeX document that compiles with pdflatex as is."""
+def _axioms_used(theorems: list["Theorem"]) -> list:
+    from cdpsym.proof.kernel import Axiom
+
+    out: list = []
+    for t in theorems:
+        for f in _facts_cited(t):
+            if isinstance(f, Axiom) and f not in out:
+                out.append(f)
+    return out
+
+
+def _in_dependency_order(theorems: list["Theorem"]) -> list["Theorem"]:
+    out: list = []
+    for t in theorems:
+        for d in [*_dependencies(t), t]:
+            if d not in out:
+                out.append(d)
+    return out
+
+
+_PREAMBLE = [
+    r"\documentclass[10pt]{article}",
+    r"\usepackage[a4paper,margin=1.6cm,landscape]{geometry}",
+    r"\usepackage{amsmath,amssymb,amsthm}",
+    r"\allowdisplaybreaks",
+    r"\setlength{\parindent}{0pt}",
+    r"\setlength{\parskip}{0.5ex}",
+    r"\newtheorem{theorem}{Theorem}[section]",
+    r"\theoremstyle{definition}",
+    r"\newtheorem{fact}{Fact}",
+]
+
+
+def document(theorems: list["Theorem"], title: str = "cdpsym derivations", contents: bool = False) -> str:
+    """A complete LaTeX document that compiles with plain pdflatex as is (no BibTeX run): one section per
+    theorem in dependency order, the cited facts, cross-references, a bibliography from the citations."""
+    from cdpsym.render.bibliography import keys_for, thebibliography
+
+    theorems = _in_dependency_order(theorems)
+    r = _Render(True)
     body = []
     axioms = _axioms_used(theorems)
+    for t in theorems:
+        body.append(r"\section{%s}" % (r"\texttt{%s}: " % _tt(t.name) + text(t.title)))
+        body.append(r.theorem(t))
     if axioms:
-        body.append(r"\section*{Cited facts (the trusted base)}")
-        items = []
+        body.append(r"\section{Cited facts (the trusted base)}")
+        body.append("These facts are taken as given (registered axioms of the kernel); every theorem that rests "
+                    "on them says so.")
         for ax in axioms:
-            quant = ", ".join(dom.latex(v, tex(v)) for v, dom in ax.variables.items())
+            quant = _quantifiers(ax.variables)
             cond = ", ".join(_rel(c) for c in ax.conditions)
             extra = ", ".join(x for x in (quant, cond) if x)
-            cite = ", ".join(x for x in (getattr(ax, "reference", ""), ax.citation) if x)
-            items.append(r"\item %s: $%s$%s. \emph{%s}" % (
-                _bold_classical(ax.title or ax.name), _rel(ax.relation),
-                (r" for $" + extra + "$") if extra else "", text(cite)))
-        body.append("\\begin{itemize}\n" + "\n".join(items) + "\n\\end{itemize}")
-    body.append(r"\section*{Derivations}")
-    body += [_theorem_block(t) for t in theorems]
+            ref = getattr(ax, "reference", "")
+            body.append(r"\begin{fact}[%s]\label{%s} %s%s. \emph{Source:} %s%s.\end{fact}" % (
+                "{" + text(ax.title or ax.name) + "}", label(ax.name, "ax"), "$" + _rel(ax.relation) + "$",
+                (r" for $" + extra + "$") if extra else "", (text(ref) + "; ") if ref else "",
+                _source(ax.citation)))
+    sources = [t.source for t in theorems] + [a.citation for a in axioms]
+    bib = thebibliography(keys_for(sources))
+    front = [r"\maketitle"]
+    if contents:
+        front = [r"\begin{titlepage}", r"\maketitle", r"\thispagestyle{empty}",
+                 r"Every displayed line of a proof below is one step of a proof chain that the cdpsym kernel "
+                 r"checked; the justification beside it is the rule that closed it. Theorems are listed in "
+                 r"dependency order: each cites only theorems before it.", r"\end{titlepage}",
+                 r"\tableofcontents", r"\newpage"]
+    else:
+        front.append(r"Every displayed line is one step of a proof chain that cdpsym's kernel checked; the "
+                     r"justification beside it is the rule that closed it.")
     return "\n".join([
-        r"\documentclass[10pt]{article}",
-        r"\usepackage[a4paper,margin=1.6cm,landscape]{geometry}",
-        r"\usepackage{amsmath,amssymb}",
-        r"\allowdisplaybreaks",
-        r"\setlength{\parindent}{0pt}",
+        *_PREAMBLE,
         r"\title{%s}" % text(title),
         r"\author{generated and checked by cdpsym}",
         r"\date{}",
         r"\begin{document}",
-        r"\maketitle",
-        r"Every displayed line is one step of a proof chain that cdpsym's kernel checked; the "
-        r"justification beside it is the checker that closed it.",
+        *front,
         "\n\n".join(body),
+        bib,
         r"\end{document}",
         "",
     ])
+
+
+def catalogue(theorems: list["Theorem"] | None = None) -> str:
+    """The catalogue: title page, contents, one section per theorem in dependency order, the trusted base,
+    the bibliography (``cdpsym latex --all --standalone``)."""
+    if theorems is None:
+        from cdpsym import theorems as library
+
+        theorems = list(library.LIBRARY)
+    return document(theorems, title="cdpsym: a catalogue of checked differential-privacy theorems", contents=True)
