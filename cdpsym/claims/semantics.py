@@ -339,6 +339,8 @@ def _instantiate(schema: Schema, mapping: dict, theorems: tuple[str, ...], condi
         family_var = family_vars[0]
         family = sp.Dummy(f"{family_var}_family", positive=True)
         family_dom = schema.variables.get(family_var)
+        if family_dom is not None and (family_dom.lo.free_symbols or family_dom.hi.free_symbols):
+            return None  # a family whose range depends on other variables: not used
         subst[family_var] = family
     elif family_vars:
         return None  # type: ignore[return-value]
@@ -346,7 +348,9 @@ def _instantiate(schema: Schema, mapping: dict, theorems: tuple[str, ...], condi
     conds = list(conditions)
     for var, value in mapping.items():
         dom = schema.variables.get(var)
-        if dom is not None:
+        if dom is not None:  # a domain end may name other variables of the theorem: instantiate it too
+            dom = Interval(sp.sympify(dom.lo).xreplace(subst), sp.sympify(dom.hi).xreplace(subst), dom.left_open,
+                           dom.right_open, dom.integer)
             conds += _membership(value, dom, f"{var} = {value} in the domain of {schema.name}")
     return Guarantee(target, theorems + (schema.name,), tuple(conds), family, family_dom)
 
