@@ -190,6 +190,9 @@ def _hypothesis_notion(thm) -> Any:
     from cdpsym.expr import symbols as S
     from cdpsym.expr.operators import Normal, Renyi
 
+    cdp = _cdp_of_parts(thm.hypotheses)  # (mu, tau)-CDP takes two hypotheses: the mean and the subgaussian tail
+    if cdp is not None and cdp[1] == ("single", None):
+        return cdp[0]
     for h in thm.hypotheses:
         found = _target_of_part(h.relation)
         if found is not None and found[1] == ("single", None):
