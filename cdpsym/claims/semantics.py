@@ -175,13 +175,15 @@ def _cdp_of_parts(parts) -> tuple[Notion, tuple] | None:
             continue
         arg = lhs.args[0]
         if _loss_of(arg):
-            mean = (rhs, _loss_of(arg))
+            mean = (rhs, _loss_of(arg), arg)
         elif isinstance(arg, sp.exp) and isinstance(rhs, sp.exp):
             tau2 = sp.simplify(2 * rhs.args[0] / S.lam ** 2)
             if not tau2.has(S.lam):
-                sub = sp.sqrt(tau2)
-    if mean is not None and sub is not None:
-        return MeanConcentratedDP(mu=mean[0], tau=sub), mean[1]
+                sub = (sp.sqrt(tau2), arg.args[0])
+    # the subgaussian part must be about the *centred loss itself*, lam*(L - E[L]) -- not another variable
+    # (DR16 Thm 3.4's composed loss is only a compensator plus a subgaussian martingale, R-B10)
+    if mean is not None and sub is not None and _same(sub[1], S.lam * (mean[2] - Expect(mean[2]))):
+        return MeanConcentratedDP(mu=mean[0], tau=sub[0]), mean[1]
     return None
 
 
@@ -238,6 +240,31 @@ def _mechanism_of(thm) -> Any:
             if _same(up + down, 0) and not up.has(bit):
                 return RandomizedResponse(eps=up)
     return None
+
+
+def statement_claim(thm) -> tuple[Any, Notion] | None:
+    """``(subject, target)`` read off a theorem's **statement** (hypotheses and parts), not its notion text:
+    what titles are generated from, so that a title cannot drift from what the chain proves."""
+    found = [t for p in thm.parts if (t := _target_of_part(p.relation)) is not None]
+    cdp = _cdp_of_parts(thm.parts)
+    if cdp is not None:
+        found.append(cdp)
+    if not found:
+        return None
+    target, loss = found[-1]  # the last part states the result (earlier parts are steps towards it)
+    hyp = _hypothesis_notion(thm)
+    subject: Any = _mechanism_of(thm)
+    if subject is None and isinstance(hyp, tuple) and hyp[0] == "gaussian" and hyp[1] is not None:
+        subject = Gaussian(sensitivity=hyp[1], sigma=hyp[2])
+    if subject is None and isinstance(hyp, Notion):
+        subject = hyp
+    if subject is None:
+        return None
+    if loss[0] == "composed":
+        subject = NotionComposition((subject,), loss[1])
+    elif loss[0] == "group":
+        subject = Group(loss[1], subject)
+    return subject, target
 
 
 def statement_mismatch(schema: Schema) -> str | None:

@@ -79,6 +79,25 @@ def justification_latex(why) -> str:
     return rf"\text{{{text(getattr(why, 'method', '?'))}}}"
 
 
+def theorem_title(theorem: "Theorem") -> str:
+    """The title, **generated from the statement** where the statement is a privacy guarantee (a notion of a
+    mechanism, a conversion, a composition, group privacy: :func:`cdpsym.claims.semantics.statement_claim`),
+    so that it cannot drift from what the chain proves; otherwise the theorem's own title, typeset."""
+    try:
+        from cdpsym.claims.latexout import subject_latex
+        from cdpsym.claims.semantics import statement_claim
+        from cdpsym.notions import Notion
+
+        found = statement_claim(theorem)
+    except Exception:  # noqa: BLE001 - a statement that is not a guarantee keeps its written title
+        found = None
+    if found is None:
+        return text(theorem.title)
+    subject, target = found
+    verb = r"\implies" if isinstance(subject, Notion) else r"\text{ is }"
+    return "$" + subject_latex(subject) + " " + verb + " " + subject_latex(target) + "$"
+
+
 def _bold_classical(title: str) -> str:
     """``**Hoeffding's lemma**`` in a title becomes bold (:func:`prose` does it)."""
     return text(title)
@@ -229,7 +248,7 @@ class _Render:
     # -- a theorem -------------------------------------------------------------------------------
     def theorem(self, theorem: "Theorem") -> str:
         """``\\begin{theorem}...\\end{theorem}\\begin{proof}...\\end{proof}`` with named labels."""
-        head = r"\begin{theorem}[%s]\label{%s}" % ("{" + text(theorem.title) + "}", label(theorem.name))
+        head = r"\begin{theorem}[%s]\label{%s}" % ("{" + theorem_title(theorem) + "}", label(theorem.name))
         info = r"(\texttt{%s}%s; %s.)" % (_tt(theorem.name), ", " + text(theorem.reference) if theorem.reference
                                           else "", _source(theorem.source))
         out = [head, info]
@@ -370,7 +389,7 @@ def document(theorems: list["Theorem"], title: str = "cdpsym derivations", conte
     body = []
     axioms = _axioms_used(theorems)
     for t in theorems:
-        body.append(r"\section{%s}" % (r"\texttt{%s}: " % _tt(t.name) + text(t.title)))
+        body.append(r"\section{%s}" % (r"\texttt{%s}: " % _tt(t.name) + theorem_title(t)))
         body.append(r.theorem(t))
     if axioms:
         body.append(r"\section{Cited facts (the trusted base)}")

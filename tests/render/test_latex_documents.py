@@ -97,7 +97,7 @@ def test_given_sub_proofs_are_shown_as_sub_derivations():
 def test_titles_and_notes_are_maths_not_unicode_prose():
     out = theorem_latex(theorems.get("approx_dp_advanced_composition"))
     assert out.isascii()
-    assert r"\sqrt{2k \log(1/\delta')}" in out
+    assert r"\log{\left(\frac{1}{\delta'} \right)}" in out  # the title, generated from the statement
     assert r"\^{}" not in out and r"\textasciicircum" not in out and r"$\surd$" not in out
 
 
