@@ -33,6 +33,8 @@ MODULES = [
     "subgaussian_concentration",
     "subgaussian_sum",
     "cdp_composition",
+    "approx_dp_of_cdp",
+    "zcdp_of_cdp",
     "zcdp_composition",
     "rdp_composition",
     "gaussian_cdp",

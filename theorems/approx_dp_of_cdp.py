@@ -23,7 +23,7 @@ DR16 Cor 3.1, i.e. R-B2 applied to the centred loss, with the strict event the
 tail condition needs.)
 
 Not tight: for the Gaussian mechanism (μ = τ²/2) the exact profile at this ε
-is well below δ (e.g. τ = 1, δ = 1e-6: ε = 5.757, exact δ(ε) ≈ 6.8e-8).
+is well below δ (e.g. μ = 1/2, τ = 1, δ = 1e-6: ε = 5.7565, exact δ(ε) = 1.1e-8).
 
 References
 ----------
@@ -85,8 +85,8 @@ def class_witnesses(m, t):
     t_g = min(t, mpmath.sqrt(2 * m))
     e0 = _rr_eps(m, t)
     prec = mpmath.mp.dps + 10
-    return [(f"Gaussian(sensitivity=min(tau, sqrt(2*mu)), sigma=1)", Gaussian(sensitivity=sp.Float(t_g, prec), sigma=1)),
-            (f"RandomizedResponse(eps0), eps0*tanh(eps0/2) <= mu, eps0 <= tau", RandomizedResponse(sp.Float(e0, prec)))]
+    return [("Gaussian(sensitivity=min(tau, sqrt(2*mu)), sigma=1)", Gaussian(sensitivity=sp.Float(t_g, prec), sigma=1)),
+            ("RandomizedResponse(eps0), eps0*tanh(eps0/2) <= mu, eps0 <= tau", RandomizedResponse(sp.Float(e0, prec)))]
 
 
 def _witness(epsilon: sp.Expr):
@@ -106,16 +106,19 @@ def make(epsilon: sp.Expr = EPSILON) -> Theorem:
     EL = Expect(L)
     centred = Expect(sp.exp(lam * (L - EL)))
     g = sp.exp(lam ** 2 * tau ** 2 / 2)
+    # the same ε written so that sympy sees it is real (log(1/δ) = |log δ| for 0 < δ < 1): the context
+    # of the subgaussian step then has a slope sympy knows is non-negative in the extended reals
+    eps_real = epsilon.xreplace({sp.log(1 / delta): sp.Abs(sp.log(delta))})
     proof = (
         Chain(HockeyStick(epsilon, P, Q), variables={lam: positive()})
         .le(Prob(sp.StrictGreaterThan(L, epsilon)), by(tail_condition, eps=epsilon))
         .le(sp.exp(-lam * epsilon) * Expect(sp.exp(lam * L)), by(markov_exponential, lam=lam, t=epsilon, X=L))
-        .eq(sp.exp(-lam * epsilon) * Expect(sp.exp(lam * EL) * sp.exp(lam * (L - EL))), algebra())
-        .eq(sp.exp(-lam * epsilon) * sp.exp(lam * EL) * centred,
+        .eq(sp.exp(-lam * eps_real) * Expect(sp.exp(lam * EL) * sp.exp(lam * (L - EL))), algebra())
+        .eq(sp.exp(-lam * eps_real) * sp.exp(lam * EL) * centred,
             by(expectation_affine, a=sp.exp(lam * EL), b=0, X=sp.exp(lam * (L - EL)),
-               inside=lambda w: sp.exp(-lam * epsilon) * w))
-        .le(sp.exp(-lam * epsilon) * sp.exp(lam * EL) * g,
-            by(cdp_subgaussian, lam=lam, inside=lambda w: sp.exp(-lam * epsilon) * sp.exp(lam * EL) * w))
+               inside=lambda w: sp.exp(-lam * eps_real) * w))
+        .le(sp.exp(-lam * eps_real) * sp.exp(lam * EL) * g,
+            by(cdp_subgaussian, lam=lam, inside=lambda w: sp.exp(-lam * eps_real) * sp.exp(lam * EL) * w))
         .le(sp.exp(-lam * epsilon) * sp.exp(lam * mu) * g,
             by(cdp_mean, inside=lambda w: sp.exp(-lam * epsilon) * sp.exp(lam * w) * g))
         .eq(sp.exp(exponent), algebra())
