@@ -13,7 +13,7 @@ import sympy as sp
 from cdpsym.mechanisms import Composition, Gaussian, Laplace, RandomizedResponse
 from cdpsym.notions import Notion
 
-__all__ = ["claim_latex", "subject_latex"]
+__all__ = ["claim_latex", "subject_latex", "paper_claim"]
 
 _OPS = {"<=": r"\le", "<": "<", "=": "=", ">=": r"\ge", ">": ">", "!=": r"\ne"}
 
@@ -62,6 +62,61 @@ def subject_latex(obj: Any) -> str:
     if isinstance(obj, Group):
         return rf"\text{{group of size }}{tex(obj.size)}\text{{ of }}{subject_latex(obj.subject)}"
     return tex(obj)
+
+
+_PAPER_SUFFIX = {"PureDP": "DP", "ApproxDP": "DP", "ZCDP": "zCDP", "MeanConcentratedDP": "CDP", "RDP": "RDP",
+                 "TCDP": "tCDP"}
+
+
+def paper_claim(subject: Any, target: Any, constraints: tuple = ()) -> str:
+    """``subject implies/is target`` in the claim language's paper form, every parameter LaTeX in dollars
+    (``$\\rho$-zCDP implies $(2 \\sqrt{\\rho} ..., \\delta)$-DP``): what a paper would write, and text the
+    claim parser reads back (a test parses every generated statement back to the statement)."""
+    verb = "implies" if isinstance(subject, Notion) else "is"
+    text = f"{paper_subject(subject)} {verb} {paper_subject(target)}"
+    if constraints:
+        text += " FOR " + ", ".join(f"${tex(v)} {_OPS[op]} {tex(bound)}$" for v, op, bound in constraints)
+    return text
+
+
+def statement_constraints(theorem, subject: Any, target: Any) -> tuple:
+    """The theorem's restrictions of its parameters beyond the claim language's default domains, as
+    ``(variable, op, bound)`` (``mu <= tau^2/2`` for ``zcdp_of_cdp``): part of what the statement says."""
+    from cdpsym.claims.language import DEFAULT_DOMAINS, _expressions
+
+    used = set().union(*(sp.sympify(e).free_symbols for e in _expressions(subject) + _expressions(target)))
+    out = []
+    for v, dom in theorem.variables.items():
+        default = DEFAULT_DOMAINS.get(v)
+        if v not in used or default is None:
+            continue
+        if dom.lo != default.lo or dom.left_open != default.left_open:
+            if dom.lo is not sp.S.NegativeInfinity:
+                out.append((v, ">" if dom.left_open else ">=", dom.lo))
+        if dom.hi != default.hi or dom.right_open != default.right_open:
+            if dom.hi is not sp.S.Infinity:
+                out.append((v, "<" if dom.right_open else "<=", dom.hi))
+    return tuple(out)
+
+
+def paper_subject(obj: Any) -> str:
+    from cdpsym.claims.grammar import NotionComposition
+    from cdpsym.claims.language import Group
+
+    if isinstance(obj, Notion):
+        values = list(obj.params().values())
+        inner = tex(values[0]) if len(values) == 1 else "(" + ", ".join(tex(v) for v in values) + ")"
+        return f"${inner}$-{_PAPER_SUFFIX[type(obj).__name__]}"
+    if isinstance(obj, (Gaussian, Laplace, RandomizedResponse)):
+        args = ", ".join(f"{name}=${tex(value)}$" for name, value in obj.parameters.items())
+        return f"{type(obj).__name__}({args})"
+    if isinstance(obj, NotionComposition):
+        return f"compose(k=${tex(obj.k)}$, {', '.join(paper_subject(p) for p in obj.parts)})"
+    if isinstance(obj, Group):
+        return f"group(size=${tex(obj.size)}$, {paper_subject(obj.subject)})"
+    if isinstance(obj, Composition):
+        return "compose(" + ", ".join(f"compose({paper_subject(b)}, k=${tex(c)}$)" for b, c in obj.groups) + ")"
+    raise TypeError(f"no paper form for {type(obj).__name__}")
 
 
 def _domains(claim) -> str:

@@ -93,9 +93,14 @@ def theorem_title(theorem: "Theorem") -> str:
         found = None
     if found is None:
         return text(theorem.title)
+    from cdpsym.claims.latexout import statement_constraints, tex
+
     subject, target = found
     verb = r"\implies" if isinstance(subject, Notion) else r"\text{ is }"
-    return "$" + subject_latex(subject) + " " + verb + " " + subject_latex(target) + "$"
+    ops = {"<": "<", "<=": r"\le", ">": ">", ">=": r"\ge"}
+    where = [f"{tex(v)} {ops[op]} {tex(b)}" for v, op, b in statement_constraints(theorem, subject, target)]
+    return "$" + subject_latex(subject) + " " + verb + " " + subject_latex(target) + \
+        (r"\text{ for }" + r",\ ".join(where) if where else "") + "$"
 
 
 def _bold_classical(title: str) -> str:
