@@ -86,9 +86,18 @@ def bounded_box(domains: Mapping[sp.Symbol, Interval]) -> dict | None:
                 ends.append(sp.Rational(str(edge.mid().str(30, radius=False)).replace("e", "E"))
                             + (sp.Rational(1, 10 ** 20) if up else -sp.Rational(1, 10 ** 20)))
             else:
-                ends.append(end)
+                ends.append(_outward(sp.Rational(end), up))
         box[s] = (ends[0], ends[1])
     return box
+
+
+def _outward(q: sp.Rational, up: bool) -> sp.Rational:
+    """*q* itself when it is dyadic (exact in binary, so the kernel's Arb cover check can be exact); else moved
+    outward by 2^-64 relative (a box may exceed the domain, never fall short of it)."""
+    if q.q & (q.q - 1) == 0:
+        return q
+    nudge = (abs(q) + 1) / sp.Integer(2) ** 64
+    return q + nudge if up else q - nudge
 
 
 def _paths(domains: Mapping[sp.Symbol, Interval], depth: int = 3) -> list[tuple[sp.Symbol, ...]]:
@@ -99,6 +108,40 @@ def _paths(domains: Mapping[sp.Symbol, Interval], depth: int = 3) -> list[tuple[
     for n in range(1, depth + 1):
         paths += [p for p in itertools.product(usable, repeat=n)]
     return paths[:14]
+
+
+def _dyadic_inside(lo: sp.Expr, hi: sp.Expr, fraction: sp.Rational) -> sp.Rational | None:
+    """A dyadic rational near lo + fraction*(hi - lo), strictly inside (lo, hi)."""
+    target = lo + fraction * (hi - lo)
+    for bits in range(2, 40):
+        c = sp.Rational(int(sp.floor(target * 2 ** bits)), 2 ** bits)
+        if lo < c < hi:
+            return c
+    return None
+
+
+def _split_candidates(domains: Mapping[sp.Symbol, Interval], box: dict | None) -> list[tuple[str, object]]:
+    """One real variable on a numeric range: cut it; below the cut, differentiate (up to three times, an
+    interval enclosure at the end); above, an interval enclosure (bounded range) or differentiation."""
+    from cdpsym.proof import interval, monotone, split
+
+    if len(domains) != 1:
+        return []
+    (v, dom), = domains.items()
+    if dom.integer or not dom.lo.is_number or not dom.lo.is_finite or dom.hi.free_symbols:
+        return []
+    hi = dom.hi if dom.hi.is_finite else dom.lo + 4
+    out = []
+    for fraction in (sp.Rational(1, 4), sp.Rational(1, 2), sp.Rational(1, 8)):
+        c = _dyadic_inside(dom.lo, hi, fraction)
+        if c is None:
+            continue
+        leaf = interval({v: (_outward(sp.Rational(dom.lo), False), c)}, max_boxes=800)
+        belows = [monotone(v, leaf), monotone(v, monotone(v, leaf)), monotone(v, monotone(v, monotone(v, leaf)))]
+        above = (interval({v: (c, box[v][1])}, max_boxes=2000) if box is not None
+                 else monotone(v, monotone(v)))
+        out += [(f"cases {v} <= {c} and {v} >= {c}", split(v, c, below, above)) for below in belows]
+    return out
 
 
 def _nested(path: tuple[sp.Symbol, ...]):
@@ -135,6 +178,7 @@ def prove(lhs: sp.Expr, op: str, rhs: sp.Expr, domains: Mapping[sp.Symbol, Inter
         box = bounded_box(domains)
         if box is not None:
             candidates.append(("interval", interval(box, max_boxes=3000)))
+        candidates += _split_candidates(domains, box)
     best = Proof("undecided", detail="no kernel rule closed the step")
     details = []
     for method, why in candidates:

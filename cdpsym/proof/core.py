@@ -43,7 +43,7 @@ from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, canon, do
                                   finite_value, opaque_terms, prove_sign)
 from cdpsym.proof.crosscheck import cross_check
 from cdpsym.proof.kernel import (OPS, Algebra, Axiom, By, Chain, Fact, Hypothesis, IntervalBound, Induction,
-                                 Monotone, Numeric, Rel, Sign, Specialize, Step, StepResult, Taylor, STATUS_ORDER, compose_ops,
+                                 Monotone, Numeric, Split, Rel, Sign, Specialize, Step, StepResult, Taylor, STATUS_ORDER, compose_ops,
                                  implies_op, weakest)
 
 __all__ = ["register_axioms", "register_opaque", "foreign", "trusted_axioms", "is_trusted", "check_chain", "check_step", "symbolic_check",
@@ -882,6 +882,47 @@ def _rule_monotone(why: Monotone, lhs, op, rhs, ctx, chain, stack) -> _Closed:
                    res.axioms, tuple(sorted({"monotone"} | set(res.rules))))
 
 
+def _rule_split(why: Split, lhs, op, rhs, ctx, chain, stack) -> _Closed:
+    """split: cases v <= at and v >= at of a real variable v, each closed by its own justification in the
+    scope where v's domain is cut at ``at`` (a number strictly inside it).  Establishes the weaker of the
+    two cases' relations (both must imply the step's)."""
+    v, at = why.var, as_expr(why.at)
+    dom = ctx.domains.get(v)
+    if not isinstance(v, sp.Symbol) or dom is None:
+        return _fail(f"{v} is not a declared variable")
+    if dom.integer:
+        return _fail(f"{v} ranges over integers: split a real variable")
+    if not (at.is_number and at.is_finite and at.is_real) or at.free_symbols:
+        return _fail(f"the cut {at} must be a finite real number")
+    inside = []
+    for end, want in ((dom.lo, "lo"), (dom.hi, "hi")):
+        if end.free_symbols:
+            return _fail(f"the domain of {v}, {dom.describe()}, has symbolic ends: split needs numeric ones")
+        if end.is_finite:
+            inside.append(bool(at > end) if want == "lo" else bool(at < end))
+    if not all(inside):
+        return _fail(f"the cut {at} is not strictly inside {dom.describe()}")
+    dependent = [str(s) for s, d in ctx.domains.items() if s != v and v in (d.lo.free_symbols | d.hi.free_symbols)]
+    if dependent:
+        return _fail(f"the domain(s) of {dependent} depend on {v}")
+    others = {s: d for s, d in ctx.domains.items() if s != v}
+    low = Interval(dom.lo, at, dom.left_open, False)
+    high = Interval(at, dom.hi, False, dom.right_open)
+    results = []
+    for part, sub in ((low, why.below), (high, why.above)):
+        sub_ctx = Context({**others, v: part}, ctx.facts)
+        results.append(check_step(sub, lhs, op, rhs, sub_ctx, Chain(lhs), stack))
+    bad = [r for r in results if r.status not in ("proved", "certified")]
+    if bad:
+        return _Closed("failed" if any(r.status == "failed" for r in bad) else "supported", None,
+                       "; ".join(f"case {n}: {r.detail}" for n, r in zip(("below", "above"), results)
+                                 if r.status not in ("proved", "certified")),
+                       tuple(sorted({a for r in results for a in r.axioms})), point=bad[0].point)
+    return _Closed(weakest(r.status for r in results), op, f"cases {v} <= {at} ({results[0].method}) and "
+                   f"{v} >= {at} ({results[1].method})", tuple(sorted({a for r in results for a in r.axioms})),
+                   tuple(sorted({x for r in results for x in r.rules})))
+
+
 def _rule_induction(why: Induction, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     """induction on an integer variable ranging over {1, 2, ...}: base case at 1 and the step from k to
     k+1 with the statement at k in scope as ``ih``.  Establishes the claimed relation."""
@@ -1323,7 +1364,7 @@ def _both(d1: Decision, d2: Decision) -> Decision:
 
 _RULES = {Algebra: _rule_identity, Sign: _rule_sign, By: _rule_instance, Specialize: _rule_specialize,
           Taylor: _rule_taylor, Induction: _rule_induction, IntervalBound: _rule_interval, Numeric: _rule_numeric,
-          Monotone: _rule_monotone}
+          Monotone: _rule_monotone, Split: _rule_split}
 
 
 # -- parts and theorems --------------------------------------------------------------------------------------

@@ -260,6 +260,21 @@ class Monotone(Justification):
     method = "monotone"
 
 
+@dataclass(frozen=True)
+class Split(Justification):
+    """Cases on a real variable: the step on ``var <= at`` by ``below`` and on ``var >= at`` by ``above``."""
+
+    var: sp.Symbol
+    at: sp.Expr
+    below: "Justification"
+    above: "Justification"
+    method = "split"
+
+
+def split(var: sp.Symbol, at: object, below: "Justification", above: "Justification") -> Split:
+    return Split(var, as_expr(at), below, above)
+
+
 def monotone(var: sp.Symbol, derivative: "Justification | None" = None) -> Monotone:
     return Monotone(var, derivative)
 
