@@ -101,8 +101,13 @@ def schema_mismatches() -> dict[str, str]:
 # -- the link between a theorem's notion text and its statement ----------------------------------------------
 
 def _same(a: sp.Expr, b: sp.Expr) -> bool:
+    """Equal as expressions: identical, or their difference expands or simplifies to 0."""
     try:
-        return sp.simplify(sp.sympify(a) - sp.sympify(b)) == 0
+        a, b = sp.sympify(a), sp.sympify(b)
+        if a == b:
+            return True
+        d = sp.expand(a - b)
+        return d == 0 or sp.simplify(d) == 0
     except Exception:  # noqa: BLE001 - not shown equal
         return False
 
