@@ -66,7 +66,7 @@ from cdpsym.expr import symbols as S  # noqa: E402
 from cdpsym.expr.domains import Interval, greater_than, naturals, nonnegative, positive, real  # noqa: E402
 from cdpsym.expr.operators import OPAQUE, Expect, Prob  # noqa: E402
 from cdpsym.proof import (Axiom, Chain, Part, Theorem, algebra, by, eq, interval, le, lt, numeric,  # noqa: E402
-                          sign, specialize, symbolic_check, taylor)
+                          monotone, sign, specialize, split, symbolic_check, taylor)
 from cdpsym.proof.algebra import Context  # noqa: E402
 
 # ================================================================================================
@@ -1080,7 +1080,31 @@ OPS_W = {"=": 1, "<=": 1, "<": 1}
 
 
 def gen_generic_step(g: Gen, L: sp.Expr, domains: dict) -> StepSpec:
-    kind = g.weighted({"algebra": 4, "sign": 4, "interval": 3, "by": 4, "numeric": 1})
+    kind = g.weighted({"algebra": 4, "sign": 4, "interval": 3, "by": 4, "numeric": 1, "monotone": 2, "split": 2})
+    if kind in ("monotone", "split"):
+        op = g.weighted({"<=": 4, "<": 3, "=": 1})
+        rhs, how = g.target(L)
+        syms = sorted(L.free_symbols | rhs.free_symbols, key=str)
+        if syms:
+            v = g.pick(syms)
+
+            def leaf():
+                if g.chance(0.5):
+                    return sign()
+                return interval(gen_box(g, (L.free_symbols | rhs.free_symbols), domains), max_boxes=200)
+
+            def nested(depth: int):
+                return monotone(v, None if depth == 0 else (nested(depth - 1) if g.chance(0.7) else leaf()))
+
+            if kind == "monotone":
+                why = nested(g.pick([0, 1, 2]))
+                return StepSpec(op, rhs, why, "monotone", f"monotone({v}, depth) [rhs: {how}]")
+            cut = g.pick([sp.Rational(1, 2), sp.Rational(1, 4), sp.Integer(1), sp.Integer(2), sp.Integer(0),
+                          sp.Integer(-1), sp.Rational(3, 8)])
+            below = nested(g.pick([0, 1])) if g.chance(0.5) else leaf()
+            above = nested(g.pick([0, 1])) if g.chance(0.5) else leaf()
+            return StepSpec(op, rhs, split(v, cut, below, above), "split", f"split({v}, {cut}) [rhs: {how}]")
+        kind = "sign"
     if kind == "algebra":
         op = g.weighted({"=": 6, "<=": 1, "<": 1})
         rhs, how = g.target(L, {"rewrite": 5, "perturb": 2, "random": 1, "same": 1})
