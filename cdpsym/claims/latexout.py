@@ -1,7 +1,8 @@
 r"""A checked claim as LaTeX: the statement, then its proof (each step with its rule) or its refutation.
 
-Uses only ``amsmath`` and ``amsthm`` environments (``claim``/``proof``/``remark`` — declare ``claim`` with
-``\newtheorem{claim}{Claim}`` in the preamble); the output is a snippet to paste or ``\input``.
+Uses only ``amsmath`` and ``amsthm`` (``claim`` and ``proof`` environments -- declare ``claim`` with
+``\newtheorem{claim}{Claim}`` in the preamble -- and ``\paragraph`` for a counterexample); the output is a
+snippet to paste or ``\input``.
 """
 
 from __future__ import annotations
@@ -136,6 +137,29 @@ def _statement(claim) -> str:
     return rf"\[ {body} \]" + (rf" for all ${where}$." if where else ".")
 
 
+def _ball(text: object) -> str:
+    """An Arb ball ``[m +/- r]`` as ``m \\pm r`` (exponents as powers of ten)."""
+    import re
+
+    out = str(text).strip("[]").replace("+/-", r"\pm")
+    return re.sub(r"e([+-]?\d+)", lambda m: r"\cdot 10^{%d}" % int(m.group(1)), out)
+
+
+def _tt(text: str) -> str:
+    return text.replace("\\", r"\textbackslash{}").replace("_", r"\_").replace("^", r"\^{}").replace("$", r"\$")
+
+
+def _justification(step: dict) -> str:
+    """The kernel rule that closed an obligation, as a referee reads it (cuts, derivatives, boxes)."""
+    from cdpsym.render.latex import justification_latex
+
+    theorem = step.get("theorem")
+    try:
+        return justification_latex(theorem.parts[0].proof.steps[0].why)
+    except (AttributeError, IndexError, TypeError):
+        return r"\text{%s}" % step["rule"].replace("_", r"\_")
+
+
 def claim_latex(result) -> str:
     """The claim, and its proof (a proved/certified claim) or refutation, as a LaTeX snippet."""
     claim = result.parsed
@@ -152,10 +176,9 @@ def claim_latex(result) -> str:
             lines.append(r"\begin{align*}")
             rows = []
             for s in result.steps:
-                rule = s["rule"].replace("_", r"\_")
                 why = s["why"].replace("_", r"\_").replace("^", r"\^{}")
                 rows.append(rf"{tex(s['lhs'])} &{_OPS[s['op']]} {tex(s['rhs'])} "
-                            rf"&& \text{{({rule}: {why})}}")
+                            rf"&& {_justification(s)} \text{{ ({why})}}")
             lines.append(" \\\\\n".join(rows))
             lines.append(r"\end{align*}")
         lines.append(rf"Each line is closed by the kernel rule named ({result.verdict}).")
@@ -163,17 +186,18 @@ def claim_latex(result) -> str:
     elif result.verdict == "refuted":
         ce = result.counterexample or {}
         params = ", ".join(f"${_NAMES.get(k, k)} = {v}$" for k, v in ce.get("parameters", {}).items())
-        lines.append(r"\begin{remark}[Counterexample]")
+        lines.append(r"\paragraph{Counterexample.}")
         if params:
             lines.append(f"Take {params}.")
         if ce.get("witness"):
-            lines.append(rf"The mechanism \texttt{{{ce['witness']}}} satisfies the hypothesis, but "
-                         rf"its {ce.get('claimed', '').split(' <=')[0]} is ${ce.get('actual')}$, "
-                         rf"exceeding ${ce.get('bound')}$ (certified ball arithmetic).")
+            what = ce.get('claimed', '').split(' <=')[0].replace("_", r"\_")
+            lines.append(rf"The mechanism \texttt{{{_tt(ce['witness'])}}} satisfies the hypothesis, but "
+                         rf"its {what} is ${_ball(ce.get('actual'))}$, "
+                         rf"exceeding ${_ball(ce.get('bound'))}$ (certified ball arithmetic).")
         else:
-            lines.append(rf"There the left side is ${ce.get('lhs')}$ and the right side ${ce.get('rhs')}$ "
-                         r"(certified ball arithmetic).")
-        lines.append(r"\end{remark}")
+            lines.append(rf"There the left side is ${_ball(ce.get('lhs'))}$ and the right side "
+                         rf"${_ball(ce.get('rhs'))}$ (certified ball arithmetic).")
+
     else:
         lines.append(rf"% {result.verdict}: {result.message}")
     return "\n".join(lines)

@@ -67,7 +67,15 @@ def justification_latex(why) -> str:
         return out
     if isinstance(why, K.IntervalBound):
         box = ", ".join(rf"{tex(v)}\in[{tex(sp.sympify(lo))},{tex(sp.sympify(hi))}]" for v, (lo, hi) in why.box.items())
-        return r"\text{interval arithmetic (Arb) on }" + (box or r"\text{a box}")
+        return (r"\text{interval arithmetic (Arb, 128-bit balls, at most %d boxes) on }" % why.max_boxes
+                + (box or r"\text{a box}"))
+    if isinstance(why, K.Monotone):
+        inner = justification_latex(why.derivative) if why.derivative is not None else r"\text{its sign}"
+        return (r"\text{the difference vanishes or is positive at the lower end of }" + tex(why.var)
+                + r"\text{ and grows (mean value theorem): its derivative is non-negative by }" + inner)
+    if isinstance(why, K.Split):
+        return (r"\text{cases }" + tex(why.var) + r"\le " + tex(why.at) + r"\text{: }" + justification_latex(why.below)
+                + r"\text{; }" + tex(why.var) + r"\ge " + tex(why.at) + r"\text{: }" + justification_latex(why.above))
     if isinstance(why, K.Numeric):
         return r"\text{numerically (evidence only)}"
     if isinstance(why, K.Taylor):
