@@ -89,6 +89,22 @@ def _max_loss(m: Any) -> sp.Expr | None:
     return None
 
 
+def _zcdp_bound(m: Any) -> sp.Expr | None:
+    """An upper bound on the zCDP parameter of a composition of mechanisms: the sum over its parts."""
+    if not isinstance(m, Composition):
+        return None
+    total = sp.S.Zero
+    for base, count in m.groups:
+        rho = _rho_exact(base)
+        if rho is None:
+            eps = _max_loss(base)
+            if eps is None:
+                return None
+            rho = eps ** 2 / 2
+        total += sp.sympify(count) * rho
+    return total
+
+
 def _renyi(m: Any, a: sp.Expr) -> sp.Expr | None:
     try:
         return m.renyi_divergence(a)
@@ -184,6 +200,12 @@ def satisfies(m: Any, notion: Notion) -> tuple[bool | None, Evidence]:
         eps_m = _max_loss(m)
         if eps_m is not None:
             ok, ev = _compare(eps_m ** 2 / 2, notion.rho, "eps_M^2/2 (BS16 Prop 1.4)")
+            if ok:
+                return True, ev
+        bound = _zcdp_bound(m)
+        if bound is not None:  # Renyi divergences add over the parts of a (non-adaptive) composition (R-D4)
+            ok, ev = _compare(bound, notion.rho, "sum over the parts of their rho (exact for Gaussians, "
+                                                  "eps^2/2 for pure-DP parts, BS16 Prop 1.4; R-D4)")
             if ok:
                 return True, ev
         for a in ORDERS:
