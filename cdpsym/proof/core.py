@@ -470,9 +470,13 @@ def _nonzero(b: sp.Expr, ctx: Context) -> Decision:
     return Decision(None, f"{b} is not shown non-zero")
 
 
-def smooth(e: sp.Expr, v: sp.Symbol, ctx: Context) -> Decision:
+def smooth(e: sp.Expr, v: sp.Symbol, ctx: Context, *, continuous_only: bool = False) -> Decision:
     """Is ``e`` infinitely differentiable in ``v`` on ``v``'s domain in ``ctx``?  Built from +, *, integer
-    powers, the smooth whitelist, and log/powers of bases shown positive; anything else is undecided."""
+    powers, the smooth whitelist, and log/powers of bases shown positive; anything else is undecided.
+
+    ``continuous_only``: is ``e`` continuous there (the same walk, except that a positive non-integer power
+    such as ``sqrt`` may have a base that is only non-negative: continuous at 0, not differentiable)."""
+    what = "continuous" if continuous_only else "smooth"
     for node in sp.preorder_traversal(e):
         if not node.has(v) or node.is_Atom or node.is_Add or node.is_Mul:
             continue
@@ -484,8 +488,10 @@ def smooth(e: sp.Expr, v: sp.Symbol, ctx: Context) -> Decision:
                 continue
             if ex.is_integer and ex.is_nonnegative:
                 continue
+            if continuous_only and ex.is_Rational and ex.is_positive and prove_sign(base, ctx).ok is True:
+                continue
             if prove_sign(base, ctx, strict=True).ok is not True and not (ex.is_integer and _nonzero(base, ctx).ok):
-                return Decision(None, f"{node} is not shown smooth in {v}")
+                return Decision(None, f"{node} is not shown {what} in {v}")
             continue
         if isinstance(node, sp.log):
             if prove_sign(node.args[0], ctx, strict=True).ok is not True:
@@ -493,8 +499,8 @@ def smooth(e: sp.Expr, v: sp.Symbol, ctx: Context) -> Decision:
             continue
         if isinstance(node, _SMOOTH):
             continue
-        return Decision(None, f"{type(node).__name__} is not known smooth in {v} ({node})")
-    return Decision(True, "smooth")
+        return Decision(None, f"{type(node).__name__} is not known {what} in {v} ({node})")
+    return Decision(True, what)
 
 
 # -- steps ------------------------------------------------------------------------------------------------
@@ -794,35 +800,6 @@ def _rule_taylor(why: Taylor, lhs, op, rhs, ctx, chain, stack) -> _Closed:
                    "; ".join(notes) or f"g(0)={g0}, g'(0)={d1}, g'' <= {bound} proved", rules=("taylor",))
 
 
-def _continuous_closed(e: sp.Expr, v: sp.Symbol, ctx: Context) -> Decision:
-    """Is ``e`` continuous in ``v`` on ``v``'s (closed-at-the-left) domain in ``ctx``?  Like :func:`smooth`,
-    but a positive non-integer power (``sqrt``) may have a base that is only non-negative."""
-    for node in sp.preorder_traversal(e):
-        if not node.has(v) or node.is_Atom or node.is_Add or node.is_Mul:
-            continue
-        if node.is_Pow:
-            base, ex = node.args
-            if ex.has(v):
-                if prove_sign(base, ctx, strict=True).ok is not True:
-                    return Decision(None, f"{node}: base not shown positive")
-                continue
-            if ex.is_integer and ex.is_nonnegative:
-                continue
-            if ex.is_Rational and ex.is_positive and prove_sign(base, ctx).ok is True:
-                continue
-            if prove_sign(base, ctx, strict=True).ok is not True and not (ex.is_integer and _nonzero(base, ctx).ok):
-                return Decision(None, f"{node} is not shown continuous in {v}")
-            continue
-        if isinstance(node, sp.log):
-            if prove_sign(node.args[0], ctx, strict=True).ok is not True:
-                return Decision(None, f"{node}: argument not shown positive")
-            continue
-        if isinstance(node, _SMOOTH):
-            continue
-        return Decision(None, f"{type(node).__name__} is not known continuous in {v} ({node})")
-    return Decision(True, "continuous")
-
-
 def _rule_monotone(why: Monotone, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     """monotone: h = rhs - lhs at the lower end a of v's domain is >= 0 (> 0 for '<' on a closed end), h is
     continuous on [a, b) and smooth on (a, b), and h' >= 0 (> 0 for '<') on (a, b) by the sub-justification.
@@ -857,7 +834,7 @@ def _rule_monotone(why: Monotone, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     sm = smooth(h, v, inner)
     if sm.ok is not True:
         return _Closed("supported", None, f"h = rhs - lhs not shown smooth on the open domain: {sm.detail}")
-    ct = _continuous_closed(subst(h, {v: w}), w, closed)
+    ct = smooth(subst(h, {v: w}), w, closed, continuous_only=True)
     if ct.ok is not True:
         return _Closed("supported", None, f"h not shown continuous at {v} = {a}: {ct.detail}")
     rest = Context(dict(others))
