@@ -91,6 +91,8 @@ class ParseError(CdpsymError, ValueError):
     """
 
     def __init__(self, message: str, *, text: str | None = None, position: int | None = None) -> None:
+        # one line whatever the user typed: control characters echoed from the input are escaped
+        message = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message)
         super().__init__(message)
         self.message = message
         self.text = text

@@ -119,6 +119,7 @@ def test_undecided_is_honest_and_says_why():
     ("Gaussian(1,2) is Laplace(1,2)", None),
     ("x" * 5000 + " <= 1", None),
     ("(" * 60 + "1" + ")" * 60 + " <= 2", None),
+    ("0.5-zCDP is zCDP(1/3) FOR $\\varepsilon \\\nn (0, 1]$", 40),  # a newline in the input (found by the fuzzer)
 ])
 def test_bad_input_is_a_one_line_error_with_its_place(text, column):
     r = check(text)
