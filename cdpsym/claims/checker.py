@@ -33,6 +33,7 @@ from typing import Any
 import sympy as sp
 
 from cdpsym.claims import exact, relations, search, semantics
+from cdpsym.claims.grammar import NotionComposition
 from cdpsym.claims.language import Claim, Group, parse_claim
 from cdpsym.errors import CdpsymError
 from cdpsym.expr.evaluate import NotEvaluable
@@ -300,13 +301,7 @@ def _check_implication(claim: Claim, seconds: float) -> ClaimResult:
 
 
 def _group_supported(g: Group) -> bool:
-    return isinstance(g.subject, (Gaussian, Laplace, Notion, NotionCompositionType()))
-
-
-def NotionCompositionType():  # noqa: N802 - a lazily imported class
-    from cdpsym.claims.grammar import NotionComposition
-
-    return NotionComposition
+    return isinstance(g.subject, (Gaussian, Laplace, Notion, NotionComposition))
 
 
 def _mechanism_of(subject: Any) -> Any:
@@ -435,7 +430,6 @@ def _subject_text(subject: Any) -> str:
 def _refute_implication(claim: Claim, deadline: float) -> ClaimResult | None:
     from cdpsym.claims.language import _replace
 
-    tried = 0
     for point in search.points(claim.domains, limit=400):
         if time.monotonic() > deadline:
             break
@@ -449,7 +443,6 @@ def _refute_implication(claim: Claim, deadline: float) -> ClaimResult | None:
         except (CdpsymError, ValueError, TypeError, ArithmeticError, RecursionError, MemoryError):
             continue
         for w, why in candidates:
-            tried += 1
             try:
                 ok, ev = exact.satisfies(w, target)
             except (CdpsymError, ValueError, TypeError, ArithmeticError, RecursionError, MemoryError):
@@ -542,9 +535,7 @@ def _exact_text(x: sp.Expr) -> str:
 
 def _decimal(f) -> str | None:
     """The exact terminating decimal of *f* (powers of ten written as 1e-N), or None."""
-    from fractions import Fraction
-
-    n, d = f.numerator, f.denominator
+    d = f.denominator
     twos = fives = 0
     while d % 2 == 0:
         d //= 2

@@ -8,7 +8,6 @@ summary table.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time

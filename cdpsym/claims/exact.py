@@ -167,8 +167,6 @@ def _profile(m: Any, eps: sp.Expr, delta: sp.Expr) -> tuple[bool | None, Evidenc
 
 
 def _rational_below(x) -> sp.Rational:
-    from fractions import Fraction
-
     from cdpsym.accounting.certified import arb_to_fraction
 
     low = x.lower()

@@ -37,7 +37,7 @@ Nothing is ever ``eval``-ed or ``sympify``-ed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 import sympy as sp
 from lark import Token, Tree
@@ -609,5 +609,3 @@ def parse_claim(text: str) -> Claim:
 def _parse(text: str) -> Tree:
     return parse_tree(text, CLAIM_GRAMMAR, max_length=MAX_CLAIM_LENGTH)
 
-
-Verdict = Union[str, None]

@@ -210,7 +210,6 @@ def refute(lhs: sp.Expr, op: str, rhs: sp.Expr, domains: Mapping[sp.Symbol, Inte
            deadline: float | None = None, limit: int = 300) -> Violation | None:
     """A certified point of *domains* where ``lhs op rhs`` fails, or None."""
     lhs, op, rhs = normalise(lhs, op, rhs)
-    diff = rhs - lhs
 
     def margin(point: dict) -> float | None:
         """How badly the relation fails at *point* (relative; > 0 when it fails), in 30-digit arithmetic."""
