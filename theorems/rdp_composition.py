@@ -49,10 +49,9 @@ import sympy as sp
 
 from cdpsym.expr import L, alpha, eps, greater_than, k, naturals, positive
 from cdpsym.expr.operators import Expect
-from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, induction, le
-from theorems.foundations_composition import (C, CondMGF, L_k, composed_loss_start, composed_loss_step, lift_mgf,
-                                              normal_expectation, tower_mgf_composed)
-from theorems.foundations_convexity import expectation_affine
+from cdpsym.proof import Hypothesis, Part, Theorem, le
+from theorems.foundations_composition import L_k, normal_expectation
+from theorems.zcdp_composition import mgf_induction
 
 __all__ = ["theorem", "make", "rdp", "EPS_TOTAL", "gaussian_mgf", "randomized_response_order_eps",
            "randomized_response_mgf"]
@@ -129,29 +128,7 @@ def make(eps_total: sp.Expr = EPS_TOTAL) -> Theorem:
     """The composition with the claimed total ``eps_total`` (tests build mutants with a wrong one)."""
     lam = alpha - 1
     bound = sp.exp(lam * eps_total)
-    step_bound = sp.exp(lam * eps)
-    mgf = lambda n: Expect(sp.exp(lam * L_k(n)))
-    base = (
-        Chain(mgf(1))
-        .eq(Expect(sp.exp(lam * (L_k(0) + C(1)))), by(composed_loss_step, i=1))
-        .eq(Expect(sp.exp(lam * L_k(0)) * sp.exp(lam * C(1))), algebra())
-        .le(CondMGF(C(1), lam) * mgf(0), by(tower_mgf_composed, i=1, lam=lam))
-        .le(step_bound * mgf(0), by(lift_mgf, i=1, lam=lam, c=step_bound, inside=lambda w: w * mgf(0)))
-        .eq(step_bound * Expect(sp.S.One), by(composed_loss_start))
-        .eq(step_bound, by(expectation_affine, a=0, b=1))
-        .eq(bound.xreplace({k: 1}), algebra())
-    )
-    ih = Hypothesis("ih", title="induction hypothesis", relation=le(mgf(k), bound))
-    step = (
-        Chain(mgf(k + 1))
-        .eq(Expect(sp.exp(lam * (L_k(k) + C(k + 1)))), by(composed_loss_step, i=k + 1))
-        .eq(Expect(sp.exp(lam * L_k(k)) * sp.exp(lam * C(k + 1))), algebra())
-        .le(CondMGF(C(k + 1), lam) * mgf(k), by(tower_mgf_composed, i=k + 1, lam=lam))
-        .le(step_bound * mgf(k), by(lift_mgf, i=k + 1, lam=lam, c=step_bound, inside=lambda w: w * mgf(k)))
-        .le(step_bound * bound, by(ih, inside=lambda w: step_bound * w))
-        .eq(bound.xreplace({k: k + 1}), algebra())
-    )
-    proof = Chain(mgf(k)).le(bound, induction(k, base, step))
+    proof = mgf_induction(lam, sp.exp(lam * eps), bound)  # the proof of zCDP composition, at order alpha
     return Theorem(
         name="rdp_composition",
         reference="R-D4",
@@ -162,7 +139,7 @@ def make(eps_total: sp.Expr = EPS_TOTAL) -> Theorem:
                    alpha: greater_than(1, sample_lo=1.01, sample_hi=64, log_scale=True),
                    eps: positive(sample_lo=1e-4, sample_hi=4, log_scale=True)},
         hypotheses=(rdp,),
-        parts=(Part("main", le(mgf(k), bound), proof=proof, ground_truth=_witnesses),),
+        parts=(Part("main", le(Expect(sp.exp(lam * L_k(k))), bound), proof=proof, ground_truth=_witnesses),),
         numeric_points=({"k": "1", "alpha": "2", "eps": "0.5"}, {"k": "10", "alpha": "32", "eps": "0.01"},
                         {"k": "3", "alpha": "1.5", "eps": "2"}, {"k": "100", "alpha": "8", "eps": "0.001"},
                         {"k": "5", "alpha": "200", "eps": "1"}),
