@@ -41,7 +41,7 @@ from cdpsym.expr.operators import KL
 from cdpsym.proof import Chain, Part, Theorem, algebra, by, eq
 from theorems.foundations_convexity import kl_three_atom_definition
 
-__all__ = ["theorem", "make", "M", "M_PRIME", "VALUE", "q_mass"]
+__all__ = ["theorem", "make", "mutants", "M", "M_PRIME", "VALUE", "q_mass"]
 
 q_mass = (1 - r) / (1 + sp.exp(eps))
 M = sp.Tuple(q_mass * sp.exp(eps), q_mass, r)
@@ -85,8 +85,7 @@ def make(value: sp.Expr = VALUE) -> Theorem:
         name="antipodal_kl",
         reference="R-B16",
         source="Dwork & Rothblum 2016, Lemma 3.10, arXiv:1603.01887v2 (exact value: REFERENCE.md R-B16)",
-        title="the KL divergence of an antipodal pair is symmetric and equals (1 − r) ε tanh(ε/2)",
-        notion="KL(M, M') = KL(M', M) = (1-r)*eps*tanh(eps/2) for antipodal M, M'",
+        title="KL divergence of an antipodal pair",
         variables={eps: positive(sample_lo=0.01, sample_hi=8),
                    r: Interval(sp.S.Zero, sp.S.One, False, True, sample_lo=0, sample_hi=0.99)},
         parts=(Part("forward", eq(KL(M, M_PRIME), value), proof=forward, ground_truth=_forward_truth),
@@ -101,3 +100,12 @@ def make(value: sp.Expr = VALUE) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("ε tanh(ε/2): the factor 1 − r dropped", make(value=eps * (sp.exp(eps) - 1) / (sp.exp(eps) + 1))),
+        ("(1 − r) ε tanh(ε/2)/2: the value halved", make(value=VALUE / 2)),
+        ("(1 − r) tanh(ε/2): the factor ε dropped", make(value=(1 - r) * (sp.exp(eps) - 1) / (sp.exp(eps) + 1))),
+    ]

@@ -66,7 +66,7 @@ from theorems.foundations_composition import D, L_k, Pk, Qk, S, tail_condition_c
 from theorems.kl_of_pure_dp import pure_dp, same_support
 from theorems.subgaussian_concentration import theorem as subgaussian_concentration
 
-__all__ = ["theorem", "make", "EPS_PRIME", "MEAN_TERM"]
+__all__ = ["theorem", "make", "mutants", "EPS_PRIME", "MEAN_TERM"]
 
 MU = eps * (sp.exp(eps) - 1) / 2  # DR16 Thm 3.5: the mean of an ε-DP step
 MEAN_TERM = k * MU
@@ -125,7 +125,7 @@ def make(mean_term: sp.Expr = MEAN_TERM) -> Theorem:
         name="approx_dp_advanced_composition",
         reference="R-B1",
         source="Dwork & Rothblum 2016, Thm 1.1, arXiv:1603.01887v2 (pure case δ0 = 0)",
-        title="k-fold composition of ε-DP is (√(2k log(1/δ'))·ε + kε(e^ε−1)/2, δ')-DP",
+        title="advanced composition (Dwork–Rothblum)",
         notion="compose(k=k, DP(eps)) is DP(sqrt(2*k*log(1/delta_p))*eps + k*eps*(exp(eps)-1)/2, delta_p)",
         variables={k: naturals(sample_lo=1, sample_hi=300),
                    eps: positive(sample_lo=0.01, sample_hi=3),
@@ -142,3 +142,11 @@ def make(mean_term: sp.Expr = MEAN_TERM) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("mean term kε(e^ε − 1)/4: halved", make(k * eps * (sp.exp(eps) - 1) / 4)),
+        ("mean term kε²/4: e^ε − 1 linearised and halved", make(k * eps ** 2 / 4)),
+    ]

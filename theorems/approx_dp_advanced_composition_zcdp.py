@@ -50,7 +50,7 @@ from theorems.kl_of_pure_dp import pure_dp, same_support
 from theorems.zcdp_composition import theorem as zcdp_composition
 from theorems.zcdp_of_pure_dp import theorem as zcdp_of_pure_dp
 
-__all__ = ["theorem", "make", "EPS_PRIME", "RHO_K"]
+__all__ = ["theorem", "make", "mutants", "EPS_PRIME", "RHO_K"]
 
 RHO_K = k * eps ** 2 / 2  # zCDP of the composition
 EPS_PRIME = RHO_K + sp.sqrt(2 * k * sp.log(1 / delta)) * eps
@@ -93,7 +93,7 @@ def make(eps_prime: sp.Expr = EPS_PRIME) -> Theorem:
         name="approx_dp_advanced_composition_zcdp",
         reference="R-F5",
         source="Steinke 2022, Composition Basics (seed 002), homogeneous form; arXiv:2210.00597",
-        title="k-fold composition of ε-DP is (kε²/2 + √(2k log(1/δ))·ε, δ)-DP (via zCDP)",
+        title="advanced composition via zCDP",
         notion="compose(k=k, DP(eps)) is DP(k*eps**2/2 + sqrt(2*k*log(1/delta))*eps, delta)",
         variables={k: naturals(sample_lo=1, sample_hi=300),
                    eps: positive(sample_lo=0.01, sample_hi=3),
@@ -110,3 +110,13 @@ def make(eps_prime: sp.Expr = EPS_PRIME) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("ε' = kε²/2 + √(k log(1/δ))ε: the 2 under the root dropped",
+         make(RHO_K + sp.sqrt(k * sp.log(1 / delta)) * eps)),
+        ("ε' = kε²/4 + √(2k log(1/δ))ε: the quadratic term halved",
+         make(k * eps ** 2 / 4 + sp.sqrt(2 * k * sp.log(1 / delta)) * eps)),
+    ]

@@ -42,7 +42,7 @@ from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, le, spec
 from theorems.foundations import markov_exponential, tail_condition
 from theorems.foundations_convexity import expectation_affine
 
-__all__ = ["theorem", "make", "cdp_mean", "cdp_subgaussian", "EPSILON", "class_witnesses"]
+__all__ = ["theorem", "make", "mutants", "cdp_mean", "cdp_subgaussian", "EPSILON", "class_witnesses"]
 
 EPSILON = mu + tau * sp.sqrt(2 * sp.log(1 / delta))
 
@@ -131,7 +131,7 @@ def make(epsilon: sp.Expr = EPSILON) -> Theorem:
         reference="R-B7",
         source="Dwork & Rothblum 2016, Cor 3.1, arXiv:1603.01887v2; tail condition R-A6 "
                "(Bun & Steinke 2016, §3, arXiv:1605.02065)",
-        title="(μ,τ)-CDP implies (μ + τ√(2 log(1/δ)), δ)-DP",
+        title="mean-concentrated DP to approximate DP",
         notion="CDP(mu, tau) implies DP(mu + tau*sqrt(2*log(1/delta)), delta)",
         variables={mu: positive(sample_lo=1e-4, sample_hi=10, log_scale=True),
                    tau: positive(sample_lo=0.01, sample_hi=10, log_scale=True),
@@ -150,3 +150,11 @@ def make(epsilon: sp.Expr = EPSILON) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("ε = μ + τ√(log(1/δ)): the 2 under the root dropped", make(mu + tau * sp.sqrt(sp.log(1 / delta)))),
+        ("ε = τ√(2 log(1/δ)): the term μ removed", make(tau * sp.sqrt(2 * sp.log(1 / delta)))),
+    ]

@@ -48,7 +48,8 @@ from cdpsym.expr.operators import Expect, HockeyStick, P, Prob, Q
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, le
 from theorems.foundations import markov_exponential, tail_condition
 
-__all__ = ["theorem", "make", "rdp", "EPSILON", "gaussian_hockey_stick", "binary_hockey_stick", "binary_witness"]
+__all__ = ["theorem", "make", "mutants", "rdp", "EPSILON", "gaussian_hockey_stick", "binary_hockey_stick",
+           "binary_witness"]
 
 EPSILON = eps + sp.log(1 / delta) / (alpha - 1)
 
@@ -176,13 +177,13 @@ def make(epsilon: sp.Expr = EPSILON) -> Theorem:
             by(markov_exponential, lam=alpha - 1, t=epsilon, X=L))
         .le(sp.exp(-(alpha - 1) * epsilon) * sp.exp((alpha - 1) * eps),
             by(rdp, inside=lambda w: sp.exp(-(alpha - 1) * epsilon) * w))
-        .eq(delta, algebra("(α−1)(ε − ε') = −log(1/δ)"))
+        .eq(delta, algebra("at the claimed parameter ε + log(1/δ)/(α − 1) the exponent is −log(1/δ)"))
     )
     return Theorem(
         name="approx_dp_of_rdp",
         reference="R-D5",
         source="Mironov 2017, Prop. 3, arXiv:1702.07476v3",
-        title="(α, ε)-RDP implies (ε + log(1/δ)/(α − 1), δ)-DP",
+        title="RDP to approximate DP",
         notion="RDP(alpha, eps) implies DP(eps + log(1/delta)/(alpha - 1), delta)",
         # δ is drawn from [1e-30, 0.5]: the kernel compares sample values with an absolute tolerance of 1e-20,
         # so a wrong ε' (δ^{1/2} for δ) is refuted only where δ is not minute; 1e-300 is a numeric point
@@ -201,3 +202,13 @@ def make(epsilon: sp.Expr = EPSILON) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("ε' = ε + log(1/δ)/(2(α − 1)): the log term halved", make(eps + sp.log(1 / delta) / (2 * (alpha - 1)))),
+        ("ε' = ε + log(1/δ)/α: α for α − 1", make(eps + sp.log(1 / delta) / alpha)),
+        ("ε' = 9ε/10 + log(1/δ)/(α − 1): the RDP parameter shrunk",
+         make(eps * sp.Rational(9, 10) + sp.log(1 / delta) / (alpha - 1))),
+    ]

@@ -31,7 +31,7 @@ from cdpsym.expr.operators import Expect, HockeyStick, P, Prob, Q
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, le, specialize
 from theorems.foundations import markov_exponential, tail_condition
 
-__all__ = ["theorem", "make", "EPSILON"]
+__all__ = ["theorem", "make", "mutants", "EPSILON"]
 
 EPSILON = rho + 2 * sp.sqrt(rho * sp.log(1 / delta))
 
@@ -83,7 +83,7 @@ def make(epsilon: sp.Expr = EPSILON) -> Theorem:
         name="approx_dp_of_zcdp",
         reference="R-C4",
         source="Bun & Steinke 2016, Prop 1.3 and Lemma 3.5, arXiv:1605.02065",
-        title="ρ-zCDP implies (ρ + 2√(ρ log(1/δ)), δ)-DP",
+        title="zCDP to approximate DP",
         notion="zCDP(rho) implies DP(rho + 2*sqrt(rho*log(1/delta)), delta)",
         variables={rho: positive(sample_lo=1e-6, sample_hi=20, log_scale=True),
                    delta: open_unit(sample_lo=1e-300, sample_hi=0.5, log_scale=True)},
@@ -106,3 +106,11 @@ def _gaussian_witness_at_eps(v, dps):
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("ε = ρ + √(ρ log(1/δ)): the constant 2 dropped", make(rho + sp.sqrt(rho * sp.log(1 / delta)))),
+        ("ε = 2√(ρ log(1/δ)): the term ρ removed", make(2 * sp.sqrt(rho * sp.log(1 / delta)))),
+    ]

@@ -67,7 +67,7 @@ from theorems.foundations_composition import (C, CondMGF, D, L_k, M, S, X, compe
                                               union_bound)
 from theorems.subgaussian_sum import theorem as subgaussian_sum
 
-__all__ = ["theorem", "make", "cdp_mean", "cdp_subgaussian", "compensated_losses", "MEAN", "TAU",
+__all__ = ["theorem", "make", "mutants", "cdp_mean", "cdp_subgaussian", "compensated_losses", "MEAN", "TAU",
            "gaussian_witness", "adaptive_witness", "adaptive_centred_mgf"]
 
 MEAN = k * mu
@@ -148,8 +148,8 @@ def _centred_halves(v):
     return _memo(("halves", t_g, ll, mpmath.mp.prec), lambda: _halves(centred, -ll * t_g, t_g, ll, kl))
 
 
-def gaussian_witness(v, dps, what):
-    """k independent Gaussian steps (non-adaptive): E L_k, Pr[D_k > kμ] or E e^{λ S_k}."""
+def gaussian_witness(v, dps, what, drift_bound=None):
+    """k independent Gaussian steps (non-adaptive): E L_k, Pr[D_k > drift_bound] (default kμ) or E e^{λ S_k}."""
     kk = int(v[k])
     t_g, loss, kl = _step(v)
     if what == "mean":  # the exact KL of the k-fold composition (cdpsym.mechanisms.compose)
@@ -160,24 +160,27 @@ def gaussian_witness(v, dps, what):
         composed = compose(Gaussian(sensitivity=sp.Float(t_g, mpmath.mp.dps + 10), sigma=1), k=kk)
         return mpmath.mpf(sp.N(composed.kl(), mpmath.mp.dps + 5))
     if what == "drift":  # D_k = k·E[C] deterministically
-        return mpmath.mpf(1) if _exceeds(kk * kl, kk * v[mu]) else mpmath.mpf(0)
+        limit = kk * v[mu] if drift_bound is None else drift_bound
+        return mpmath.mpf(1) if _exceeds(kk * kl, limit) else mpmath.mpf(0)
     below, above = _centred_halves(v)
     return (below + above) ** kk
 
 
-def adaptive_witness(v, dps, what):
+def adaptive_witness(v, dps, what, drift_bound=None):
     """Step 1 Gaussian; steps 2..k the same Gaussian if C_1 > E C_1 (output y < 0), a constant output otherwise.
 
     Every step is in the class.  With B = 1[y < 0] (Pr[B] = 1/2): E L_k = E C (1 + (k-1)/2);
     D_k = E C (1 + (k-1) B); S_k = X_1 + B (X_2 + ... + X_k), whose MGF is
-    E[e^{λX_1}; y < 0] (E e^{λX})^{k-1} + E[e^{λX_1}; y >= 0] (quadrature over y).
+    E[e^{λX_1}; y < 0] (E e^{λX})^{k-1} + E[e^{λX_1}; y >= 0] (quadrature over y).  The drift is compared
+    with ``drift_bound`` (default kμ); D_k is largest, k·E C, when B = 1.
     """
     kk = int(v[k])
     t_g, loss, kl = _step(v)
     if what == "mean":
         return kl * (1 + mpmath.mpf(kk - 1) / 2)
     if what == "drift":
-        return mpmath.mpf(1) / 2 if _exceeds(kl * kk, kk * v[mu]) else mpmath.mpf(0)
+        limit = kk * v[mu] if drift_bound is None else drift_bound
+        return mpmath.mpf(1) / 2 if _exceeds(kl * kk, limit) else mpmath.mpf(0)
     below, above = _centred_halves(v)
     return below * (below + above) ** (kk - 1) + above
 
@@ -192,10 +195,14 @@ def adaptive_centred_mgf(v, dps):
     return (below * (below + above) ** (kk - 1) + above) * mpmath.exp(-ll * mean)
 
 
-def _truth(what):
+def _truth(what, mean=None):
+    """The witnesses' side of part ``what``; the drift event's threshold is read from the statement's ``mean``."""
     def truth(v, dps):
-        return [("k independent Gaussian steps", gaussian_witness(v, dps, what)),
-                ("adaptive: Gaussian steps 2..k only if C_1 > E[C_1]", adaptive_witness(v, dps, what))]
+        from cdpsym.expr.evaluate import MPContext, evaluate
+
+        bound = None if mean is None else evaluate(mean, v, MPContext(dps))
+        return [("k independent Gaussian steps", gaussian_witness(v, dps, what, bound)),
+                ("adaptive: Gaussian steps 2..k only if C_1 > E[C_1]", adaptive_witness(v, dps, what, bound))]
     return truth
 
 
@@ -276,15 +283,14 @@ def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
         name="cdp_composition",
         reference="R-B10",
         source="Dwork & Rothblum 2016, Thm 3.4, arXiv:1603.01887v2 (adaptive form: compensated loss)",
-        title="k-fold adaptive composition of (μ,τ)-CDP: mean kμ, compensated loss √k·τ-subgaussian",
-        notion="CDP(mu, tau) composed k times: E[L] <= k*mu, L = D + S, D <= k*mu a.s., S subgaussian(sqrt(k)*tau)",
+        title="adaptive composition of mean-concentrated DP",
         variables={k: naturals(sample_lo=1, sample_hi=30),
                    mu: real(sample_lo=0, sample_hi=4),
                    tau: positive(sample_lo=0.05, sample_hi=3),
                    lam: real(sample_lo=-3, sample_hi=3)},
         hypotheses=(cdp_mean, cdp_subgaussian, compensated_losses),
         parts=(Part("mean", le(Expect(L_k(k)), mean), proof=mean_proof, ground_truth=_truth("mean")),
-               Part("drift", le(drift_event(k), 0), proof=drift_proof, ground_truth=_truth("drift")),
+               Part("drift", le(drift_event(k), 0), proof=drift_proof, ground_truth=_truth("drift", mean)),
                Part("subgaussian", le(mgf, sp.exp(lam ** 2 * tau_total ** 2 / 2)), proof=sub_proof,
                     ground_truth=_truth("subgaussian")),
                Part("decomposition", eq(gap(k), 0), proof=dec_proof)),
@@ -298,3 +304,13 @@ def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("mean kμ/2: halved", make(mean=k * mu / 2)),
+        ("standard k^{1/4}τ: √k replaced by its square root", make(tau_total=k ** sp.Rational(1, 4) * tau)),
+        ("standard τ: the factor √k dropped", make(tau_total=tau)),
+        ("mean (k − 1)μ: one step removed", make(mean=(k - 1) * mu)),
+    ]

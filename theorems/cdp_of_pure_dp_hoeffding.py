@@ -53,7 +53,7 @@ from theorems.kl_of_pure_dp import theorem as kl_of_pure_dp
 from theorems.foundations import kl_is_mean_loss
 from theorems.foundations_convexity import expectation_affine, kl_nonnegative
 
-__all__ = ["theorem", "make", "MU", "TAU"]
+__all__ = ["theorem", "make", "mutants", "MU", "TAU"]
 
 MU = eps * (sp.exp(eps) - 1) / 2
 TAU = eps
@@ -112,7 +112,7 @@ def make(mu: sp.Expr = MU, tau: sp.Expr = TAU) -> Theorem:
         name="cdp_of_pure_dp_hoeffding",
         reference="R-B11",
         source="Dwork & Rothblum 2016, Thm 3.5, arXiv:1603.01887v2",
-        title="ε-DP implies (ε(e^ε − 1)/2, ε)-CDP",
+        title="pure DP to mean-concentrated DP, via Hoeffding's lemma",
         notion="PureDP(eps) implies MeanConcentratedDP(mu=eps*(exp(eps)-1)/2, tau=eps)",
         variables={eps: positive(sample_lo=0.01, sample_hi=5), lam: real(sample_lo=-10, sample_hi=10)},
         hypotheses=(pure_dp, same_support),
@@ -126,3 +126,12 @@ def make(mu: sp.Expr = MU, tau: sp.Expr = TAU) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("μ = ε(e^ε − 1)/4: the constant 1/2 scaled to 1/4", make(mu=eps * (sp.exp(eps) - 1) / 4)),
+        ("τ = ε/2: halved", make(tau=eps / 2)),
+        ("μ = ε²/4: e^ε − 1 linearised and the constant halved", make(mu=eps ** 2 / 4)),
+    ]

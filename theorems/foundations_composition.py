@@ -109,8 +109,8 @@ class CondMGF(Opaque):
 
     def _latex(self, printer, exp=None):
         y, l = self.args
-        body = (r"\sup_{\mathrm{prefix}}\mathbb{E}\left[e^{%s %s}\,\middle|\,\mathrm{prefix}\right]"
-                % (printer._print(l), printer._print(y)))
+        body = (r"\sup_{\mathrm{prefix}}\mathbb{E}\left[e^{%s}\,\middle|\,\mathrm{prefix}\right]"
+                % printer._print(sp.Mul(l, y)))  # the exponent as sympy prints the product: e^{(α-1) C_1}
         return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
 
 

@@ -47,7 +47,8 @@ from theorems.foundations_composition import Z, normal_expectation, standard_nor
 from theorems.foundations_convexity import expectation_affine
 from theorems.gaussian_zcdp import shift
 
-__all__ = ["theorem", "make", "privacy_loss", "gaussian_pair", "MEAN", "TAU"]
+__all__ = ["theorem", "make", "mutants", "make_privacy_loss", "privacy_loss", "gaussian_pair",
+           "MEAN", "TAU"]
 
 MEAN = sensitivity ** 2 / (2 * sigma ** 2)
 TAU = sensitivity / sigma
@@ -124,26 +125,31 @@ C0 = (mu - nu) ** 2 / (2 * sigma ** 2)  # E[L]
 A0 = (mu - nu) / sigma  # the slope of L in Z
 LINEAR = C0 + A0 * Z
 
-privacy_loss = Theorem(
-    name="gaussian_privacy_loss",
-    reference="R-B8",
-    source="Dwork & Rothblum 2016, Thm 3.2 (proof), arXiv:1603.01887v2",
-    title="the privacy loss of a Gaussian pair is linear in the noise: L = (μ-ν)²/(2σ²) + (μ-ν)Z/σ",
-    notion="Gaussian privacy loss L = (mu-nu)**2/(2*sigma**2) + (mu-nu)/sigma * Z",
-    variables={mu: real(sample_lo=-5, sample_hi=5), nu: real(sample_lo=-5, sample_hi=5),
-               sigma: positive(sample_lo=0.1, sample_hi=10), Z: real(sample_lo=-8, sample_hi=8)},
-    hypotheses=(gaussian_pair,),
-    parts=(Part("main", eq(L, LINEAR),
-                proof=Chain(L)
-                .eq(sp.log(normal_density(mu + sigma * Z, mu, sigma) / normal_density(mu + sigma * Z, nu, sigma)),
-                    by(gaussian_pair))
-                .eq(LINEAR, algebra("the quadratic terms in Z cancel")),
-                ground_truth=_loss_truth),),
-    numeric_points=({"mu": "0", "nu": "1.3", "sigma": "0.7", "Z": "0.4"},
-                    {"mu": "2.5", "nu": "-1", "sigma": "3", "Z": "-6"}),
-    property_examples=30,
-    tight="an identity.",
-)
+
+def make_privacy_loss(linear: sp.Expr = LINEAR) -> Theorem:
+    """The lemma with the claimed loss ``linear`` (mutants are built with a wrong one)."""
+    return Theorem(
+        name="gaussian_privacy_loss",
+        reference="R-B8",
+        source="Dwork & Rothblum 2016, Thm 3.2 (proof), arXiv:1603.01887v2",
+        title="privacy loss of a Gaussian pair",
+        variables={mu: real(sample_lo=-5, sample_hi=5), nu: real(sample_lo=-5, sample_hi=5),
+                   sigma: positive(sample_lo=0.1, sample_hi=10), Z: real(sample_lo=-8, sample_hi=8)},
+        hypotheses=(gaussian_pair,),
+        parts=(Part("main", eq(L, linear),
+                    proof=Chain(L)
+                    .eq(sp.log(normal_density(mu + sigma * Z, mu, sigma) / normal_density(mu + sigma * Z, nu, sigma)),
+                        by(gaussian_pair))
+                    .eq(linear, algebra("the quadratic terms in Z cancel")),
+                    ground_truth=_loss_truth),),
+        numeric_points=({"mu": "0", "nu": "1.3", "sigma": "0.7", "Z": "0.4"},
+                        {"mu": "2.5", "nu": "-1", "sigma": "3", "Z": "-6"}),
+        property_examples=30,
+        tight="an identity.",
+    )
+
+
+privacy_loss = make_privacy_loss()
 
 
 def make(mean: sp.Expr = MEAN, tau_: sp.Expr = TAU) -> Theorem:
@@ -170,7 +176,7 @@ def make(mean: sp.Expr = MEAN, tau_: sp.Expr = TAU) -> Theorem:
         name="gaussian_cdp",
         reference="R-B8",
         source="Dwork & Rothblum 2016, Thm 3.2, arXiv:1603.01887v2",
-        title="the Gaussian mechanism is (Δ²/(2σ²), Δ/σ)-CDP",
+        title="Gaussian mechanism, mean-concentrated DP",
         notion="Gaussian(sensitivity=Delta, sigma=sigma) is CDP(mu=Delta**2/(2*sigma**2), tau=Delta/sigma)",
         variables={sensitivity: positive(sample_lo=0.01, sample_hi=5),
                    sigma: positive(sample_lo=0.1, sample_hi=10),
@@ -191,3 +197,18 @@ def make(mean: sp.Expr = MEAN, tau_: sp.Expr = TAU) -> Theorem:
 
 theorem = make()
 LEMMAS = [privacy_loss]
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement and of the lemma ``gaussian_privacy_loss`` (a mutant keeps the name of the
+    theorem it mutates); tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("mean Δ²/(4σ²): halved", make(mean=sensitivity ** 2 / (4 * sigma ** 2))),
+        ("standard Δ/(2σ): halved", make(tau_=sensitivity / (2 * sigma))),
+        ("mean Δ/(2σ²): the square on Δ dropped", make(mean=sensitivity / (2 * sigma ** 2))),
+        ("standard Δ/σ²: a square on σ", make(tau_=sensitivity / sigma ** 2)),
+        ("lemma: L = (μ−ν)²/(4σ²) + (μ−ν)Z/σ, the mean term halved", make_privacy_loss(C0 / 2 + A0 * Z)),
+        ("lemma: L = (μ−ν)/(2σ²) + (μ−ν)Z/σ, the square on μ − ν dropped",
+         make_privacy_loss((mu - nu) / (2 * sigma ** 2) + A0 * Z)),
+        ("lemma: L = (μ−ν)²/(2σ²), the noise term removed", make_privacy_loss(C0)),
+    ]

@@ -32,7 +32,7 @@ from cdpsym.expr.operators import Normal, Renyi, normal_density
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, le
 from theorems.foundations import gaussian_integral, renyi_gaussian_definition
 
-__all__ = ["theorem", "make", "RHO"]
+__all__ = ["theorem", "make", "mutants", "RHO"]
 
 RHO = sensitivity ** 2 / (2 * sigma ** 2)
 
@@ -82,7 +82,7 @@ def make(rho: sp.Expr = RHO) -> Theorem:
         name="gaussian_zcdp",
         reference="R-C2",
         source="Bun & Steinke 2016, Prop 1.6, arXiv:1605.02065",
-        title="The Gaussian mechanism is Δ²/(2σ²)-zCDP",
+        title="Gaussian mechanism, zCDP",
         notion="Gaussian(sensitivity=Delta, sigma=sigma) is zCDP(rho=Delta^2/(2*sigma^2))",
         variables={
             sensitivity: positive(sample_lo=0.01, sample_hi=10),
@@ -114,3 +114,12 @@ def _ground_truth(rho):
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("ρ = Δ²/(3σ²): the constant 1/2 scaled to 1/3", make(rho=sensitivity ** 2 / (3 * sigma ** 2))),
+        ("ρ = Δ/(2σ²): the square on Δ dropped", make(rho=sensitivity / (2 * sigma ** 2))),
+        ("ρ = Δ²/(2σ): the square on σ dropped", make(rho=sensitivity ** 2 / (2 * sigma))),
+    ]

@@ -57,7 +57,7 @@ from cdpsym.expr.operators import Expect, Prob
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, eq, le, taylor
 from theorems.foundations_convexity import exp_chord_bound, expectation_affine, in_range
 
-__all__ = ["theorem", "make", "mean_zero", "in_interval", "phi", "TWO_POINT_MGF"]
+__all__ = ["theorem", "make", "mutants", "mean_zero", "in_interval", "phi", "TWO_POINT_MGF"]
 
 SOURCE = "Dwork & Rothblum 2016, Lemma 3.6, arXiv:1603.01887v2 (Hoeffding 1963, eq. 4.16)"
 
@@ -176,8 +176,7 @@ def make(constant: sp.Expr = sp.Rational(1, 8)) -> Theorem:
         name="hoeffding_lemma",
         reference="R-B12",
         source=SOURCE,
-        title="Hoeffding's lemma: E X = 0, X ∈ [a, b] a.s. ⇒ E exp(λX) <= exp(λ²(b−a)²/8)",
-        notion="E[X] = 0 and a <= X <= b implies X is subgaussian((b-a)/2)",
+        title="Hoeffding's lemma",
         variables={**_domains(), X: real()},
         hypotheses=(mean_zero, in_interval),
         parts=(exponent, two_point, main),
@@ -188,3 +187,12 @@ def make(constant: sp.Expr = sp.Rational(1, 8)) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("constant 1/16 for 1/8", make(constant=sp.Rational(1, 16))),
+        ("constant 1/9 for 1/8", make(constant=sp.Rational(1, 9))),
+        ("exponent λ²(b − a)/8: the square on b − a dropped", make(constant=1 / (8 * (b - a)))),
+    ]

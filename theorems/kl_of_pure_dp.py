@@ -55,7 +55,7 @@ from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, eq, le, 
 from theorems.foundations import kl_is_mean_loss
 from theorems.foundations_convexity import exp_chord_bound, expectation_affine, in_range
 
-__all__ = ["theorem", "make", "pure_dp", "same_support", "SHARP", "DR16", "randomized_response",
+__all__ = ["theorem", "make", "mutants", "pure_dp", "same_support", "SHARP", "DR16", "randomized_response",
            "random_pure_dp_pairs", "witness_pairs", "loss_law"]
 
 SHARP = eps * (sp.exp(eps) - 1) / (sp.exp(eps) + 1)  # = ε tanh(ε/2), written with exp (sympy is fast on it)
@@ -156,8 +156,7 @@ def make(sharp: sp.Expr = SHARP, dr16: sp.Expr = DR16) -> Theorem:
         name="kl_of_pure_dp",
         reference="R-B14",
         source="Dwork & Rothblum 2016, Lemma 3.8, arXiv:1603.01887v2; sharp form: Steinke 2024 (rounding), R-B14",
-        title="the KL divergence of an ε-DP pair is at most ε tanh(ε/2) <= ε(e^ε − 1)/2",
-        notion="PureDP(eps) implies KL <= eps*tanh(eps/2) <= eps*(exp(eps)-1)/2",
+        title="KL divergence of a pure-DP pair",
         variables={eps: positive(sample_lo=0.01, sample_hi=6)},
         hypotheses=(pure_dp, same_support),
         parts=(Part("sharp", le(KL(P, Q), sharp), proof=sharp_proof, ground_truth=_kl_truth),
@@ -171,3 +170,12 @@ def make(sharp: sp.Expr = SHARP, dr16: sp.Expr = DR16) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("sharp bound ε tanh(ε/2)/2: halved", make(sharp=eps * sp.tanh(eps / 2) / 2)),
+        ("DR16 bound ε(e^ε − 1)/4: the constant 1/2 scaled to 1/4", make(dr16=eps * (sp.exp(eps) - 1) / 4)),
+        ("sharp bound ε²/4: tanh(ε/2) linearised and halved", make(sharp=eps ** 2 / 4)),
+    ]

@@ -56,7 +56,7 @@ from theorems.foundations_composition import Y1, Y2
 from theorems.foundations_convexity import in_range
 from theorems.gaussian_zcdp import shift
 
-__all__ = ["theorem", "make", "EPS", "laplace_pair", "sensitivity_bound", "reverse_triangle_inequality",
+__all__ = ["theorem", "make", "mutants", "EPS", "laplace_pair", "sensitivity_bound", "reverse_triangle_inequality",
            "sure_bound", "AXIOMS", "loss_probability"]
 
 EPS = sensitivity / b
@@ -187,7 +187,7 @@ def make(bound: sp.Expr = EPS) -> Theorem:
         .le(sp.Abs(mu - nu) ** 2 / b ** 2,
             by(reverse_triangle_inequality, Y_1=Y - nu, Y_2=Y - mu, inside=lambda w: w ** 2 / b ** 2))
         .le(sensitivity ** 2 / b ** 2, by(sensitivity_bound, inside=lambda w: w / b ** 2))
-        .le(bound ** 2, sign("the claimed bound squared is at least Delta**2/b**2"))
+        .le(bound ** 2, sign("the claimed bound squared is at least Δ²/b²"))
     )
     event = lambda e: Prob(in_range(-bound, e, bound))  # noqa: E731
     proof = (
@@ -199,7 +199,7 @@ def make(bound: sp.Expr = EPS) -> Theorem:
         name="laplace_pure_dp",
         reference="R-G1",
         source="Dwork & Roth 2014, Thm 3.6; Dwork, McSherry, Nissim & Smith 2006",
-        title="the Laplace mechanism with sensitivity Δ and scale b is (Δ/b)-DP",
+        title="Laplace mechanism",
         notion="Laplace(sensitivity=Delta, scale=b) is DP(Delta/b)",
         variables={sensitivity: positive(sample_lo=0.01, sample_hi=5),
                    b: positive(sample_lo=0.05, sample_hi=10),
@@ -217,3 +217,13 @@ def make(bound: sp.Expr = EPS) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("Δ/(2b): halved", make(sensitivity / (2 * b))),
+        ("0.99Δ/b: shrunk by 1%", make(sp.Rational(99, 100) * sensitivity / b)),
+        ("√Δ/b: Δ under a square root", make(sp.sqrt(sensitivity) / b)),
+        ("Δ/(b + 1): a term added to the scale", make(sensitivity / (b + 1))),
+    ]

@@ -57,7 +57,7 @@ from theorems.foundations_composition import C, L_k, Y1, Y2, c, composed_loss_st
 from theorems.foundations_convexity import in_range
 from theorems.kl_of_pure_dp import pure_dp
 
-__all__ = ["theorem", "make", "EPS_TOTAL", "lift_pure_dp", "almost_sure_bound_sum", "AXIOMS",
+__all__ = ["theorem", "make", "mutants", "EPS_TOTAL", "lift_pure_dp", "almost_sure_bound_sum", "AXIOMS",
            "randomized_response_witness", "adaptive_witness"]
 
 EPS_TOTAL = k * eps
@@ -183,7 +183,7 @@ def make(total: sp.Expr = EPS_TOTAL) -> Theorem:
         name="pure_dp_basic_composition",
         reference="R-F1",
         source="Dwork & Roth 2014, Thm 3.14; Dwork, McSherry, Nissim & Smith 2006",
-        title="k-fold adaptive composition of ε-DP is kε-DP",
+        title="basic composition of pure DP",
         notion="compose(k=k, DP(eps)) is DP(k*eps)",
         variables={k: naturals(sample_lo=1, sample_hi=60),
                    eps: positive(sample_lo=1e-3, sample_hi=5, log_scale=True)},
@@ -197,3 +197,13 @@ def make(total: sp.Expr = EPS_TOTAL) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("(k − 1)ε: one step's ε removed", make((k - 1) * eps)),
+        ("√k ε: k replaced by √k", make(sp.sqrt(k) * eps)),
+        ("kε/2: halved", make(k * eps / 2)),
+        ("(k − 1/2)ε: half a step removed", make((k - sp.Rational(1, 2)) * eps)),
+    ]

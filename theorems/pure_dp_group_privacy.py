@@ -67,8 +67,8 @@ from theorems.foundations_convexity import in_range
 from theorems.kl_of_pure_dp import pure_dp
 from theorems.pure_dp_basic_composition import almost_sure_bound_sum
 
-__all__ = ["theorem", "make", "EPS_GROUP", "G", "ell", "group_loss_one", "group_loss_step", "lift_pure_dp_chain",
-           "AXIOMS", "laplace_witness", "geometric_witness", "laplace_group_loss"]
+__all__ = ["theorem", "make", "mutants", "EPS_GROUP", "G", "ell", "group_loss_one", "group_loss_step",
+           "lift_pure_dp_chain", "AXIOMS", "laplace_witness", "geometric_witness", "laplace_group_loss"]
 
 EPS_GROUP = k * eps
 
@@ -242,7 +242,7 @@ def make(total: sp.Expr = EPS_GROUP) -> Theorem:
         name="pure_dp_group_privacy",
         reference="R-G5",
         source="Dwork & Roth 2014, Thm 2.2; Dwork, McSherry, Nissim & Smith 2006",
-        title="an ε-DP mechanism is kε-DP for datasets at distance k (group privacy)",
+        title="group privacy for pure DP",
         notion="group(size=k, DP(eps)) is DP(k*eps)",
         variables={k: naturals(sample_lo=1, sample_hi=60),
                    eps: positive(sample_lo=1e-3, sample_hi=5, log_scale=True)},
@@ -256,3 +256,13 @@ def make(total: sp.Expr = EPS_GROUP) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("(k − 1)ε: one link removed", make((k - 1) * eps)),
+        ("√k ε: k replaced by √k", make(sp.sqrt(k) * eps)),
+        ("kε/2: halved", make(k * eps / 2)),
+        ("(k − 1/2)ε: half a link removed", make((k - sp.Rational(1, 2)) * eps)),
+    ]

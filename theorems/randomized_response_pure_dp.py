@@ -49,7 +49,7 @@ from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, eq, sign
 from theorems.foundations_convexity import in_range
 from theorems.laplace_pure_dp import sure_bound
 
-__all__ = ["theorem", "make", "B", "P_TRUTH", "randomized_response_pair", "binary_output", "AXIOMS",
+__all__ = ["theorem", "make", "mutants", "B", "P_TRUTH", "randomized_response_pair", "binary_output", "AXIOMS",
            "loss_probability"]
 
 B = sp.Symbol("B", real=True)  # the output bit: 1 when the report equals the bit of x
@@ -118,7 +118,7 @@ def make(bound: sp.Expr = eps) -> Theorem:
         .eq(eps ** 2 * (2 * B - 1) ** 2, algebra("P(B)/Q(B) = (p/(1 - p))**(2B - 1) = exp(eps (2B - 1))"))
         .eq(eps ** 2 * (4 * (B ** 2 - B) + 1), algebra())
         .eq(eps ** 2, by(binary_output))
-        .le(bound ** 2, sign("the claimed bound squared is at least eps**2"))
+        .le(bound ** 2, sign("the claimed bound squared is at least ε²"))
     )
     event = lambda e: Prob(in_range(-bound, e, bound))  # noqa: E731
     proof = (
@@ -130,7 +130,7 @@ def make(bound: sp.Expr = eps) -> Theorem:
         name="randomized_response_pure_dp",
         reference="R-G4",
         source="Warner 1965; Dwork & Roth 2014, §3.2, Claim 3.5",
-        title="randomized response RR_ε is ε-DP",
+        title="randomized response",
         notion="RandomizedResponse(eps) is DP(eps)",
         variables={eps: positive(sample_lo=1e-3, sample_hi=20, log_scale=True)},
         hypotheses=(randomized_response_pair, binary_output),
@@ -143,3 +143,13 @@ def make(bound: sp.Expr = eps) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("ε/2: halved", make(eps / 2)),
+        ("0.99ε: shrunk by 1%", make(sp.Rational(99, 100) * eps)),
+        ("log(1 + ε): e^ε replaced by 1 + ε", make(sp.log(1 + eps))),
+        ("ε²/(1 + ε): a factor ε/(1 + ε) < 1", make(eps ** 2 / (1 + eps))),
+    ]

@@ -53,7 +53,7 @@ from cdpsym.proof import Hypothesis, Part, Theorem, le
 from theorems.foundations_composition import L_k, normal_expectation
 from theorems.zcdp_composition import mgf_induction
 
-__all__ = ["theorem", "make", "rdp", "EPS_TOTAL", "gaussian_mgf", "randomized_response_order_eps",
+__all__ = ["theorem", "make", "mutants", "rdp", "EPS_TOTAL", "gaussian_mgf", "randomized_response_order_eps",
            "randomized_response_mgf"]
 
 EPS_TOTAL = k * eps
@@ -133,7 +133,7 @@ def make(eps_total: sp.Expr = EPS_TOTAL) -> Theorem:
         name="rdp_composition",
         reference="R-D4",
         source="Mironov 2017, Prop. 1, arXiv:1702.07476v3",
-        title="k-fold adaptive composition of (α, ε)-RDP is (α, kε)-RDP",
+        title="adaptive composition of RDP",
         notion="compose(k=k, RDP(alpha, eps)) is RDP(alpha, k*eps)",
         variables={k: naturals(sample_lo=1, sample_hi=40),
                    alpha: greater_than(1, sample_lo=1.01, sample_hi=64, log_scale=True),
@@ -149,3 +149,12 @@ def make(eps_total: sp.Expr = EPS_TOTAL) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("(k − 1)ε: one step removed", make((k - 1) * eps)),
+        ("√k ε: k replaced by √k", make(sp.sqrt(k) * eps)),
+        ("kε/2: halved", make(k * eps / 2)),
+    ]

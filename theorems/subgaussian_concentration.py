@@ -44,7 +44,7 @@ from cdpsym.expr.operators import Expect, Prob
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, le, specialize
 from theorems.foundations import markov_exponential
 
-__all__ = ["theorem", "make", "subgaussian", "BOUND"]
+__all__ = ["theorem", "make", "mutants", "subgaussian", "BOUND"]
 
 BOUND = sp.exp(-t ** 2 / 2)
 
@@ -98,8 +98,7 @@ def make(bound: sp.Expr = BOUND) -> Theorem:
         name="subgaussian_concentration",
         reference="R-B2",
         source="Dwork & Rothblum 2016, Lemma 2.1, arXiv:1603.01887v2",
-        title="τ-subgaussian variables have tails Pr[X > tτ] ≤ e^{-t²/2} (both sides)",
-        notion="subgaussian(tau) implies P(X > t*tau) <= exp(-t**2/2) and P(X < -t*tau) <= exp(-t**2/2)",
+        title="subgaussian concentration",
         variables={tau: positive(sample_lo=0.05, sample_hi=20, log_scale=True),
                    t: positive(sample_lo=0.01, sample_hi=12),
                    X: real(sample_lo=-1, sample_hi=1)},
@@ -116,3 +115,11 @@ def make(bound: sp.Expr = BOUND) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("e^{−t²}: the constant 1/2 in the exponent dropped", make(sp.exp(-t ** 2))),
+        ("e^{−t²/2}/2: a prefactor 1/2", make(sp.exp(-t ** 2 / 2) / 2)),
+    ]

@@ -44,7 +44,7 @@ from theorems.foundations_convexity import expectation_affine
 from theorems.foundations_composition import (CondMGF, S, X, normal_expectation, partial_sums_start,
                                               partial_sums_step, tower_mgf_partial_sums)
 
-__all__ = ["theorem", "make", "conditionally_subgaussian", "BOUND"]
+__all__ = ["theorem", "make", "mutants", "conditionally_subgaussian", "BOUND"]
 
 BOUND = sp.exp(k * lam ** 2 * tau ** 2 / 2)
 
@@ -126,8 +126,7 @@ def make(bound: sp.Expr = BOUND) -> Theorem:
         name="subgaussian_sum",
         reference="R-B5",
         source="Dwork & Rothblum 2016, Lemma 2.2, arXiv:1603.01887v2",
-        title="a sum of k conditionally τ-subgaussian variables is √k·τ-subgaussian",
-        notion="conditionally subgaussian(tau) steps: sum of k is subgaussian(sqrt(k)*tau)",
+        title="sum of conditionally subgaussian variables",
         variables={k: naturals(sample_lo=1, sample_hi=40),
                    tau: positive(sample_lo=0.05, sample_hi=3),
                    lam: real(sample_lo=-4, sample_hi=4)},
@@ -141,3 +140,12 @@ def make(bound: sp.Expr = BOUND) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("e^{kλ²τ²/4}: the constant 1/2 scaled to 1/4", make(sp.exp(k * lam ** 2 * tau ** 2 / 4))),
+        ("e^{λ²τ²/2}: the factor k dropped", make(sp.exp(lam ** 2 * tau ** 2 / 2))),
+        ("e^{(k − 1)λ²τ²/2}: one step removed", make(sp.exp((k - 1) * lam ** 2 * tau ** 2 / 2))),
+    ]

@@ -46,7 +46,7 @@ from theorems.foundations_convexity import expectation_affine
 from theorems.foundations_composition import (C, CondMGF, L_k, composed_loss_start, composed_loss_step, lift_mgf,
                                               normal_expectation, tower_mgf_composed)
 
-__all__ = ["theorem", "make", "mgf_induction", "zcdp_at_order", "RHO_TOTAL"]
+__all__ = ["theorem", "make", "mutants", "mgf_induction", "zcdp_at_order", "RHO_TOTAL"]
 
 RHO_TOTAL = k * rho
 
@@ -126,7 +126,7 @@ def make(rho_total: sp.Expr = RHO_TOTAL) -> Theorem:
         name="zcdp_composition",
         reference="R-C7",
         source="Bun & Steinke 2016, Lemma 1.7, arXiv:1605.02065",
-        title="k-fold adaptive composition of ρ-zCDP is kρ-zCDP",
+        title="adaptive composition of zCDP",
         notion="compose(k=k, zCDP(rho)) is zCDP(k*rho)",
         variables={k: naturals(sample_lo=1, sample_hi=40),
                    rho: positive(sample_lo=1e-4, sample_hi=2, log_scale=True),
@@ -141,3 +141,12 @@ def make(rho_total: sp.Expr = RHO_TOTAL) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("kρ/2: halved", make(k * rho / 2)),
+        ("(k − 1)ρ: one step removed", make((k - 1) * rho)),
+        ("√k ρ: k replaced by √k", make(sp.sqrt(k) * rho)),
+    ]

@@ -38,7 +38,7 @@ from cdpsym.proof import Chain, Part, Theorem, algebra, by, le, sign
 from theorems.approx_dp_of_cdp import cdp_mean, cdp_subgaussian, class_witnesses
 from theorems.foundations_convexity import expectation_affine
 
-__all__ = ["theorem", "make", "RHO"]
+__all__ = ["theorem", "make", "mutants", "RHO"]
 
 RHO = tau ** 2 / 2
 
@@ -79,7 +79,7 @@ def make(rho_claim: sp.Expr = RHO) -> Theorem:
         reference="R-C9",
         source="Bun & Steinke 2016, §4, arXiv:1605.02065 (REFERENCE R-C9.1, derived); "
                "Dwork & Rothblum 2016, Def 3.3, arXiv:1603.01887v2",
-        title="(μ,τ)-CDP with μ ≤ τ²/2 implies τ²/2-zCDP",
+        title="mean-concentrated DP to zCDP",
         notion="CDP(mu, tau) implies zCDP(tau^2/2) FOR mu <= tau^2/2",
         variables={tau: positive(sample_lo=0.01, sample_hi=10, log_scale=True),
                    mu: Interval(sp.S.Zero, tau ** 2 / 2, True, False, sample_lo=0, sample_hi=50),
@@ -98,3 +98,11 @@ def make(rho_claim: sp.Expr = RHO) -> Theorem:
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("ρ = τ²/4: the constant 1/2 scaled to 1/4", make(tau ** 2 / 4)),
+        ("ρ = τ/2: the square on τ dropped", make(tau / 2)),
+    ]

@@ -36,9 +36,10 @@ domain membership (−ε < E[L] < ε) is a proved fact rather than a sign fact,
 which this route avoids (no bridge axiom is used here).
 
 Tight: only as ε → 0.  The sharp constant is ρ* = ε tanh(ε/2) < ε²/2
-(R-C6, attained by randomized response); it is **not** proved here — its
+(R-C6, attained by randomized response); it is not proved by this route — its
 proof needs the Kearns–Saul bound on the optimal sub-Gaussian proxy of a
-Bernoulli variable, which a uniform bound on G'' cannot give (G''(−½) = ε²).
+Bernoulli variable, which a uniform bound on G'' cannot give (G''(−½) = ε²) —
+but by :mod:`theorems.zcdp_of_pure_dp_sharp` (the mean value theorem in λ).
 The ground truth includes randomized response, the extremal pair.
 
 References
@@ -61,7 +62,7 @@ from theorems.kl_of_pure_dp import theorem as kl_of_pure_dp
 from theorems.foundations import kl_is_mean_loss
 from theorems.foundations_convexity import exp_chord_bound, expectation_affine
 
-__all__ = ["theorem", "make", "RHO", "RR_MGF"]
+__all__ = ["theorem", "make", "mutants", "RHO", "RR_MGF"]
 
 RHO = eps ** 2 / 2
 
@@ -135,16 +136,25 @@ def make(rho: sp.Expr = RHO) -> Theorem:
         name="zcdp_of_pure_dp",
         reference="R-C6",
         source="Bun & Steinke 2016, Prop 1.4 and Prop 3.3, arXiv:1605.02065",
-        title="ε-DP implies ε²/2-zCDP",
+        title="pure DP to zCDP",
         notion="PureDP(eps) implies zCDP(rho=eps^2/2)",
         variables={eps: positive(sample_lo=0.01, sample_hi=5), lam: positive(sample_lo=0.01, sample_hi=20)},
         hypotheses=(pure_dp, same_support),
         parts=(at_zero, at_minus_one, Part("main", le(start, bound), proof=proof, ground_truth=_zcdp_truth)),
         numeric_points=({"eps": "1", "lam": "0.5"}, {"eps": "0.1", "lam": "3"}, {"eps": "2", "lam": "10"},
-                        {"eps": "0.01", "lam": "0.01"}),
+                        {"eps": "0.01", "lam": "0.01"}, {"eps": "3", "lam": "0.5"}),
         property_examples=30,
-        tight="only as ε → 0; the sharp constant ε tanh(ε/2) (randomized response) is not proved here.",
+        tight="only as ε → 0; the sharp constant ε tanh(ε/2) (randomized response) is zcdp_of_pure_dp_sharp.",
     )
 
 
 theorem = make()
+
+
+def mutants() -> list[tuple[str, Theorem]]:
+    """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    return [
+        ("ρ = ε²/4: the constant 1/2 scaled to 1/4", make(rho=eps ** 2 / 4)),
+        ("ρ = ε tanh(ε/2)/2: the sharp constant halved", make(rho=eps * sp.tanh(eps / 2) / 2)),
+        ("ρ = ε/2: the square on ε dropped", make(rho=eps / 2)),
+    ]

@@ -176,6 +176,21 @@ _FUNCS = {
 }
 
 
+_MAX_TERMS = 100_000  # a finite sum or product longer than this is not evaluated term by term
+
+
+def _exact_int(value: Any) -> int:
+    """The integer an evaluated limit of a sum or product stands for (an exact integer, or NotEvaluable)."""
+    if isinstance(value, mpmath.mpf):
+        if mpmath.isint(value):
+            return int(value)
+    elif hasattr(value, "unique_fmpz") and value.is_exact():  # an Arb ball that is a single integer
+        z = value.unique_fmpz()
+        if z is not None:
+            return int(z)
+    raise NotEvaluable(f"not an exact integer: {value}")
+
+
 def evaluate(expr: sp.Expr, values: Mapping[sp.Basic, Any], ctx: Any) -> Any:
     """Evaluate *expr* with symbols (or opaque subterms) replaced by ``values`` in *ctx*."""
     cache: dict[sp.Basic, Any] = {}
@@ -232,6 +247,20 @@ def evaluate(expr: sp.Expr, values: Mapping[sp.Basic, Any], ctx: Any) -> Any:
         fname = _FUNCS.get(type(e))
         if fname is not None:
             return getattr(ctx, fname)(ev(e.args[0]))
+        # -- finite sums and products at integer limits (the R-F7/R-F8 statements) -------------------------------
+        if isinstance(e, (sp.Sum, sp.Product)) and len(e.limits) == 1:
+            var, lo, hi = e.limits[0]
+            first, last = _exact_int(ev(lo)), _exact_int(ev(hi))
+            if last - first > _MAX_TERMS:
+                raise NotEvaluable(f"more than {_MAX_TERMS} terms: {e}")
+            if last < first - 1:  # sympy reads these by Karr's convention (a negated sum, an inverted product)
+                raise NotEvaluable(f"limits in reverse order: {e}")
+            is_sum = isinstance(e, sp.Sum)
+            total = ctx.number(sp.Integer(0 if is_sum else 1))  # the empty sum is 0, the empty product 1
+            for j in range(first, last + 1):
+                term = evaluate(e.function, {**values, var: ctx.number(sp.Integer(j))}, ctx)
+                total = total + term if is_sum else total * term
+            return total
         raise NotEvaluable(f"cannot evaluate {type(e).__name__}: {e}")
 
     return ev(expr)

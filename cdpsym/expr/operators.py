@@ -62,8 +62,9 @@ class Indicator(Opaque):
 
     nargs = 1
 
-    def _latex(self, printer):
-        return r"\mathbf{1}\left[%s\right]" % printer._print(self.args[0])
+    def _latex(self, printer, exp=None):  # exp: sympy's printer passes the exponent of a power (1[A]^c)
+        body = r"\mathbf{1}\left[%s\right]" % printer._print(self.args[0])
+        return body if exp is None else r"%s^{%s}" % (body, exp)
 
     def _eval_is_nonnegative(self):
         return True
@@ -100,9 +101,10 @@ class HockeyStick(Opaque):
 
     nargs = 3
 
-    def _latex(self, printer):
+    def _latex(self, printer, exp=None):  # exp: sympy's printer passes the exponent of a power (delta(0)^2)
         e, p, q = self.args
-        return r"\delta_{%s\|%s}\left(%s\right)" % (printer._print(p), printer._print(q), printer._print(e))
+        body = r"\delta_{%s\|%s}\left(%s\right)" % (printer._print(p), printer._print(q), printer._print(e))
+        return body if exp is None else r"%s^{%s}" % (body, exp)
 
     def _eval_is_nonnegative(self):
         return True

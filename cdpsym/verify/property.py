@@ -78,7 +78,7 @@ def property_check(theorem, examples: int | None = None, derandomize: bool = Tru
 
     shrink_budget = max(20, n // 2)  # shrinking calls allowed after the first failure
 
-    @settings(max_examples=n, derandomize=derandomize, database=None, deadline=None,
+    @settings(max_examples=n, derandomize=derandomize, database=None, deadline=None, report_multiple_bugs=False,
               suppress_health_check=list(HealthCheck), print_blob=False)
     @given(strategy, dep_strategy)
     def run(point, frac):

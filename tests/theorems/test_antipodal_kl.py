@@ -56,9 +56,12 @@ def test_r_zero_is_randomized_response():
         assert abs(antipodal_kl._kl(m, m_prime) - antipodal_kl._kl(pp, qq)) < mpmath.mpf(10) ** -45
 
 
-@pytest.mark.parametrize("value", [eps * (sp.exp(eps) - 1) / (sp.exp(eps) + 1), (1 - r) * eps * (sp.exp(eps) - 1) / 2])
-def test_a_wrong_value_fails_symbolically_and_numerically(value):
-    mutant = make(value=value)
+_WRONG = [*antipodal_kl.mutants(),
+          ("the DR16 bound (1 − r) ε(e^ε − 1)/2", make(value=(1 - r) * eps * (sp.exp(eps) - 1) / 2))]
+
+
+@pytest.mark.parametrize("label, mutant", _WRONG, ids=[x for x, _ in _WRONG])
+def test_a_wrong_value_fails_symbolically_and_numerically(label, mutant):
     assert symbolic_check(mutant).status == "failed"
     report = mutant.verify(property_examples=15)
     assert report.verdict == "failed"

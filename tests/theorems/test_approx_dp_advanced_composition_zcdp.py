@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import mpmath
-import sympy as sp
 
-from cdpsym.expr import delta, eps, k
 from cdpsym.proof.theorem import symbolic_check
 from cdpsym.verify.numeric import numeric_check
-from theorems.approx_dp_advanced_composition_zcdp import RHO_K, make
+from theorems.approx_dp_advanced_composition_zcdp import mutants
 from theorems.approx_dp_advanced_composition_zcdp import theorem
 
 
@@ -27,13 +25,13 @@ def test_proved_with_all_checks():
 
 
 def test_factor_two_under_the_root_dropped_fails():
-    symbolic, numeric = _checks(make(RHO_K + sp.sqrt(k * sp.log(1 / delta)) * eps))
+    symbolic, numeric = _checks(dict(mutants())["ε' = kε²/2 + √(k log(1/δ))ε: the 2 under the root dropped"])
     assert symbolic == "failed"
     assert numeric == "failed"
 
 
 def test_halved_quadratic_term_fails():
-    symbolic, numeric = _checks(make(k * eps ** 2 / 4 + sp.sqrt(2 * k * sp.log(1 / delta)) * eps))
+    symbolic, numeric = _checks(dict(mutants())["ε' = kε²/4 + √(2k log(1/δ))ε: the quadratic term halved"])
     assert symbolic == "failed"
     assert numeric == "failed"
 

@@ -11,7 +11,7 @@ import cdpsym.verify  # noqa: F401  (attaches Theorem.verify)
 from cdpsym.expr import delta, mu, tau
 from cdpsym.mechanisms import Gaussian
 from cdpsym.proof import symbolic_check
-from theorems.approx_dp_of_cdp import EPSILON, make, theorem
+from theorems.approx_dp_of_cdp import EPSILON, mutants, theorem
 
 
 def test_statement_and_notion():
@@ -39,7 +39,7 @@ def test_verify_proved_with_numeric_and_property_checks():
 
 
 def test_missing_factor_two_fails_symbolically_and_numerically():
-    mutant = make(mu + tau * sp.sqrt(sp.log(1 / delta)))
+    mutant = dict(mutants())["ε = μ + τ√(log(1/δ)): the 2 under the root dropped"]
     report = mutant.verify(property_examples=20)
     assert report.verdict == "failed"
     assert report.checks["symbolic"]["status"] == "failed"

@@ -10,7 +10,7 @@ from cdpsym.expr.operators import Expect
 from cdpsym.proof import Part, Theorem, le
 from cdpsym.proof.theorem import symbolic_check
 from cdpsym.verify.numeric import numeric_check
-from theorems.cdp_composition import adaptive_centred_mgf, adaptive_witness, make
+from theorems.cdp_composition import adaptive_centred_mgf, adaptive_witness, mutants
 from theorems.cdp_composition import theorem
 from theorems.foundations_composition import L_k
 
@@ -30,13 +30,21 @@ def test_proved_with_all_checks_and_cites_subgaussian_sum():
 
 
 def test_wrong_mean_fails_symbolically_and_numerically():
-    symbolic, numeric = _checks(make(mean=k * mu / 2))
+    symbolic, numeric = _checks(dict(mutants())["mean kμ/2: halved"])
     assert symbolic == "failed"
     assert numeric == "failed"  # k Gaussian steps have mean k·μ when τ² >= 2μ
 
 
+def test_the_drift_part_reads_its_threshold_from_the_statement():
+    """Pr[D_k > kμ/2] is 1 for k Gaussian steps with mean μ: the drift part refutes the halved mean by itself
+    (its ground truth once compared D_k with the module's kμ whatever the statement said)."""
+    failed = {c.part for c in numeric_check(dict(mutants())["mean kμ/2: halved"]).comparisons if not c.ok}
+    assert {"cdp_composition.mean", "cdp_composition.drift"} <= failed
+    assert all(c.ok for c in numeric_check(theorem).comparisons)
+
+
 def test_wrong_standard_fails_symbolically_and_numerically():
-    symbolic, numeric = _checks(make(tau_total=k ** sp.Rational(1, 4) * tau))
+    symbolic, numeric = _checks(dict(mutants())["standard k^{1/4}τ: √k replaced by its square root"])
     assert symbolic == "failed"
     assert numeric == "failed"  # independent Gaussian steps attain √k·τ
 

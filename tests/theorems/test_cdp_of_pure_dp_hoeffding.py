@@ -65,7 +65,7 @@ def test_the_centred_loss_of_randomized_response_is_eps_subgaussian_on_a_grid():
 
 
 def test_a_halved_mean_term_fails_symbolically_and_numerically():
-    mutant = make(mu=eps * (sp.exp(eps) - 1) / 4)
+    mutant = dict(cdp.mutants())["μ = ε(e^ε − 1)/4: the constant 1/2 scaled to 1/4"]
     result = symbolic_check(mutant)
     assert result.status == "failed"
     mean = [p for p in result.parts if p.name.endswith("mean")][0]
@@ -75,7 +75,7 @@ def test_a_halved_mean_term_fails_symbolically_and_numerically():
 
 
 def test_tau_eps_over_two_fails_symbolically_and_numerically():
-    mutant = make(tau=eps / 2)
+    mutant = dict(cdp.mutants())["τ = ε/2: halved"]
     result = symbolic_check(mutant)
     assert result.status == "failed"
     sub = [p for p in result.parts if p.name.endswith("subgaussian")][0]

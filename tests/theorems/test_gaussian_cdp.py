@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from cdpsym.expr import sensitivity, sigma
 from cdpsym.proof.theorem import symbolic_check
 from cdpsym.verify.numeric import numeric_check
-from theorems.gaussian_cdp import make, privacy_loss
+from theorems.gaussian_cdp import mutants, privacy_loss
 from theorems.gaussian_cdp import theorem
 
 
@@ -30,12 +29,12 @@ def test_proved_with_all_checks_and_tight():
 
 
 def test_halved_mean_fails_symbolically_and_numerically():
-    symbolic, numeric = _checks(make(mean=sensitivity ** 2 / (4 * sigma ** 2)))
+    symbolic, numeric = _checks(dict(mutants())["mean Δ²/(4σ²): halved"])
     assert symbolic == "failed"
     assert numeric == "failed"
 
 
 def test_halved_standard_fails_symbolically_and_numerically():
-    symbolic, numeric = _checks(make(tau_=sensitivity / (2 * sigma)))
+    symbolic, numeric = _checks(dict(mutants())["standard Δ/(2σ): halved"])
     assert symbolic == "failed"
     assert numeric == "failed"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import mpmath
 
-from cdpsym.expr import sensitivity, sigma
+from cdpsym.expr import sigma
 from theorems import gaussian_zcdp
-from theorems.gaussian_zcdp import make
+from theorems.gaussian_zcdp import mutants
 
 
 def test_gaussian_zcdp_is_proved_by_all_three_checks():
@@ -35,7 +35,7 @@ def test_gaussian_renyi_quadrature_matches_the_published_value():
 
 
 def test_delta_instead_of_delta_squared_fails():
-    mutant = make(rho=sensitivity / (2 * sigma ** 2))
+    mutant = dict(mutants())["ρ = Δ/(2σ²): the square on Δ dropped"]
     report = mutant.verify(property_examples=20)
     assert report.verdict == "failed"
     assert report.checks["symbolic"]["status"] == "failed"
@@ -43,7 +43,7 @@ def test_delta_instead_of_delta_squared_fails():
 
 
 def test_a_too_small_rho_fails_numerically_with_a_counterexample():
-    mutant = make(rho=sensitivity ** 2 / (3 * sigma ** 2))
+    mutant = dict(mutants())["ρ = Δ²/(3σ²): the constant 1/2 scaled to 1/3"]
     report = mutant.verify(property_examples=30)
     assert report.verdict == "failed"
     assert report.checks["numeric"]["status"] == "failed"

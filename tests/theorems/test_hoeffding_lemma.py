@@ -86,9 +86,8 @@ def test_an_endpoint_domain_may_be_discharged_by_a_given_chain():
     assert out_of_scope.status == "failed" and "'t_below_s' is not a hypothesis in scope here" in out_of_scope.detail
 
 
-@pytest.mark.parametrize("constant", [sp.Rational(1, 9), sp.Rational(1, 16)])
-def test_a_smaller_constant_fails_symbolically_and_numerically(constant):
-    mutant = make(constant=constant)
+@pytest.mark.parametrize("label, mutant", hoeffding_lemma.mutants(), ids=[x for x, _ in hoeffding_lemma.mutants()])
+def test_a_smaller_constant_fails_symbolically_and_numerically(label, mutant):
     report = mutant.verify(property_examples=20)
     assert report.verdict == "failed"
     assert report.checks["symbolic"]["status"] == "failed"

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from cdpsym.expr import k, rho
 from cdpsym.proof.theorem import symbolic_check
 from cdpsym.verify.numeric import numeric_check
-from theorems.zcdp_composition import make
+from theorems.zcdp_composition import mutants
 from theorems.zcdp_composition import theorem
 
 
@@ -23,7 +22,7 @@ def test_proved_with_all_checks():
 
 
 def test_half_the_total_fails_symbolically_and_numerically():
-    symbolic, numeric = _checks(make(k * rho / 2))
+    symbolic, numeric = _checks(dict(mutants())["kρ/2: halved"])
     assert symbolic == "failed"
     assert numeric == "failed"  # Gaussian steps attain kρ at every order
 

@@ -12,7 +12,7 @@ from cdpsym.expr import L, lam, mu, tau
 from cdpsym.expr.operators import Expect
 from cdpsym.mechanisms import Gaussian, RandomizedResponse
 from cdpsym.proof import symbolic_check
-from theorems.zcdp_of_cdp import make, theorem
+from theorems.zcdp_of_cdp import mutants, theorem
 
 
 def test_statement_and_notion():
@@ -39,7 +39,7 @@ def test_verify_proved_with_numeric_and_property_checks():
 
 
 def test_quarter_tau_squared_fails():
-    mutant = make(tau ** 2 / 4)
+    mutant = dict(mutants())["ρ = τ²/4: the constant 1/2 scaled to 1/4"]
     report = mutant.verify(property_examples=20)
     assert report.verdict == "failed"
     assert report.checks["symbolic"]["status"] == "failed"
