@@ -40,6 +40,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import re
 import sys
 import time
@@ -57,7 +58,7 @@ MIN_DPS, MAX_DPS = 15, 2000
 #: ``verify --examples``: property-check examples per theorem (0 skips the property checks)
 MAX_EXAMPLES = 10000
 #: ``--timeout`` default (seconds) per command; for ``verify`` it is per theorem
-DEFAULT_TIMEOUT = {"list": 30.0, "verify": 60.0, "latex": 30.0, "bib": 30.0, "epsilon": 30.0, "delta": 30.0, "calibrate": 30.0,
+DEFAULT_TIMEOUT = {"list": 30.0, "verify": 60.0, "latex": 300.0, "bib": 30.0, "epsilon": 30.0, "delta": 30.0, "calibrate": 30.0,
                    "check": 60.0}
 MAX_TIMEOUT = 86400.0
 #: ``verify`` without ``--timeout``: seconds added to the budget per requested property example
@@ -168,6 +169,8 @@ def _parser() -> argparse.ArgumentParser:
                          "0 skips the property checks, so a verdict is at best 'supported')")
     vp.add_argument("--no-axioms", action="store_true", help="skip the numeric checks of the cited axioms")
     vp.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    vp.add_argument("--jobs", type=int, default=None, metavar="N",
+                    help="theorems verified in parallel (default: the machine's cores, at most 4; 1 = one process)")
     _budget_options(vp, "verify")
 
     xp = sub.add_parser("latex", help="the derivation as LaTeX")
@@ -299,7 +302,9 @@ def _theorem(name: str):  # type: ignore[no-untyped-def]
 
 
 def _statement(thm) -> str:
-    return thm.notion or "; ".join(p.relation.plain() for p in thm.parts)
+    from cdpsym.render.latex import statement_text
+
+    return statement_text(thm)
 
 
 def _list(args) -> int:
@@ -363,13 +368,19 @@ def _verify(args, budget: Budget) -> int:  # type: ignore[no-untyped-def]
         targets = list(theorems.LIBRARY) + ([] if args.no_axioms else list(theorems.AXIOMS))
     from cdpsym.verify.runner import verify_theorem
 
-    reports = []
+    jobs = args.jobs if args.jobs is not None else min(4, os.cpu_count() or 1)
+    if not 1 <= jobs <= 64:
+        raise_bad(f"--jobs must be between 1 and 64, got --jobs {jobs}")
     t0 = time.perf_counter()
-    for i, thm in enumerate(targets, 1):
-        budget.arm(label=f"verifying {thm.name}")
-        if not args.quiet:  # progress on stderr, also with --json (stdout carries only the result)
-            print(f"[{i}/{len(targets)}] verifying {thm.name} …", file=sys.stderr, flush=True)
-        reports.append(verify_theorem(thm, dps=args.dps, property_examples=args.examples))
+    if jobs == 1 or len(targets) < 4:
+        reports = []
+        for i, thm in enumerate(targets, 1):
+            budget.arm(label=f"verifying {thm.name}")
+            if not args.quiet:  # progress on stderr, also with --json (stdout carries only the result)
+                print(f"[{i}/{len(targets)}] verifying {thm.name} …", file=sys.stderr, flush=True)
+            reports.append(verify_theorem(thm, dps=args.dps, property_examples=args.examples))
+    else:
+        reports = _verify_in_parallel(targets, args, budget, jobs)
     budget.arm(label="reporting")
     failed = [r for r in reports if r.verdict == "failed"]
     if args.json:
@@ -389,6 +400,51 @@ def _verify(args, budget: Budget) -> int:  # type: ignore[no-untyped-def]
     if not args.quiet and args.json:
         print(f"{len(reports)} verified in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
     return EXIT_FAILED if failed else EXIT_OK
+
+
+_JOB: dict = {}  # what the forked workers of _verify_in_parallel verify (set before the pool forks)
+
+
+def _verify_in_parallel(targets, args, budget: Budget, jobs: int) -> list:  # type: ignore[no-untyped-def]
+    """The reports of ``targets`` (in order), verified by ``jobs`` forked worker processes.
+
+    Each worker checks what it is given from scratch -- a theorem's proof needs the certificates of the theorems
+    it cites, so a worker re-checks those it has not checked itself: the workers share nothing but the
+    library they inherit.  The budget is per theorem, re-armed whenever a report comes back; the workers die
+    with the process that started them (``PR_SET_PDEATHSIG``), also when the supervisor kills it."""
+    import multiprocessing
+
+    _JOB.update(targets=targets, dps=args.dps, examples=args.examples, quiet=args.quiet, total=len(targets))
+    ctx = multiprocessing.get_context("fork")
+    reports = []
+    with ctx.Pool(jobs, initializer=_worker_init) as pool:
+        budget.arm(label="verifying the library")
+        for report in pool.imap(_verify_one, range(len(targets)), chunksize=1):
+            reports.append(report)
+            budget.arm(label="verifying the library (the budget is per theorem)")
+    return reports
+
+
+def _worker_init() -> None:
+    import signal
+
+    signal.setitimer(signal.ITIMER_REAL, 0)  # the parent's budget timer is the parent's
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    try:  # Linux: die with the parent
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+    except OSError:
+        pass
+
+
+def _verify_one(i: int):  # type: ignore[no-untyped-def]
+    from cdpsym.verify.runner import verify_theorem
+
+    thm = _JOB["targets"][i]
+    if not _JOB["quiet"]:
+        print(f"[{i + 1}/{_JOB['total']}] verifying {thm.name} …", file=sys.stderr, flush=True)
+    return verify_theorem(thm, dps=_JOB["dps"], property_examples=_JOB["examples"])
 
 
 def raise_bad(msg: str) -> None:

@@ -25,7 +25,9 @@ def test_list_shows_name_reference_source_statement(capsys):
     by_name = {r["name"]: r for r in rows}
     assert by_name["approx_dp_of_zcdp"]["reference"] == "R-C4"
     assert "1605.02065" in by_name["approx_dp_of_zcdp"]["source"]
-    assert "sqrt(rho*log(1/delta))" in by_name["approx_dp_of_zcdp"]["statement"]
+    # the statement is generated from the sympy statement, as a claim the checker reads
+    assert by_name["approx_dp_of_zcdp"]["statement"] == \
+        "ZCDP(rho=rho) implies ApproxDP(eps=2*sqrt(rho)*sqrt(log(1/delta)) + rho, delta=delta)"
 
 
 def test_verify_json_has_the_documented_fields(capsys):
@@ -125,7 +127,7 @@ def test_list_table_fits_the_terminal_and_at_most_100_columns(capsys, monkeypatc
     lines = out.splitlines()
     assert max(len(line) for line in lines) <= width
     assert any(line.startswith("gaussian_zcdp ") for line in lines)
-    assert "    Gaussian(sensitivity=Delta, sigma=sigma) is zCDP(rho=Delta^2/(2*sigma^2))" in lines
+    assert "    Gaussian(sensitivity=Delta, sigma=sigma) is ZCDP(rho=Delta**2/(2*sigma**2))" in lines
     # the full text stays available
     code, out, _ = run(capsys, "list", "--axioms", "--json")
     assert any("arXiv:1603.01887v2 (Hoeffding 1963" in r["source"] for r in json.loads(out))
@@ -320,3 +322,33 @@ def test_verify_runs_leave_no_hypothesis_folder_in_the_working_directory(tmp_pat
     assert proc.returncode == 0, proc.stderr
     assert not (tmp_path / ".hypothesis").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache"]
+
+
+def test_verify_in_parallel_gives_the_same_reports_in_the_same_order():
+    import subprocess
+    import sys
+
+    names = ["gaussian_zcdp", "approx_dp_of_zcdp", "laplace_pure_dp", "randomized_response_pure_dp"]
+
+    def run_jobs(jobs):
+        proc = subprocess.run([sys.executable, "-m", "cdpsym", "verify", *names, "--json", "--examples", "5",
+                               "--no-axioms", "--jobs", str(jobs)], capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        return [(r["name"], r["verdict"], r["checks"]["symbolic"]["steps_checked"]) for r in json.loads(proc.stdout)]
+
+    one, two = run_jobs(1), run_jobs(2)
+    assert one == two and [n for n, _, _ in one] == names
+
+
+def test_a_parallel_verify_past_its_budget_stops_with_its_workers():
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.run([sys.executable, "-m", "cdpsym", "verify", "--timeout", "1", "--jobs", "2", "--quiet"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "time budget exceeded" in proc.stderr and "Traceback" not in proc.stderr
+    time.sleep(2)
+    stray = subprocess.run(["pgrep", "-f", "cdpsym verify --timeout 1 --jobs 2"], capture_output=True, text=True)
+    assert stray.stdout.strip() == ""

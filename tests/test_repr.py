@@ -135,11 +135,15 @@ def test_proved_claim_renders_statement_verdict_theorems_and_derivation():
     r = cdpsym.check("zCDP(rho) implies DP(rho + 2*sqrt(rho*log(1/delta)), delta)")
     assert r.verdict == "proved"
     body = _math(r._repr_latex_())
-    assert r"\text{-zCDP}" in body and r"\textbf{proved}" in body and r"\rho\in(0,\infty)" in body
+    assert "-zCDP}" in body and r"\textbf{proved}" in body and r"\rho>0" in body  # the claim's domain
     assert body == r"\displaystyle " + claim_math(r)
     out = _html(r._repr_html_())
     _verdict_cell(out, "proved")
-    assert "<code>approx_dp_of_zcdp</code>" in out and r"\begin{align*}" in out and "$$" in out
+    assert "<code>approx_dp_of_zcdp</code>" in out and "$$" in out
+    # a claim whose proof has a displayed chain shows it as the derivation row
+    chained = cdpsym.check("Gaussian(sensitivity=1, sigma=2) is zCDP(0.2)")
+    assert chained.verdict in ("proved", "certified")
+    assert "derivation" in _html(chained._repr_html_()) and r"\begin{align*}" in _html(chained._repr_html_())
 
 
 def test_refuted_claim_renders_its_counterexample_and_recheck_command():

@@ -247,6 +247,31 @@ def _mechanism_of(thm) -> Any:
     return None
 
 
+#: hypotheses that are part of what a subject means, not extra assumptions: the other half of pure DP, the
+#: definition of the compensated losses, and the descriptions of a mechanism's pair
+_PART_OF_THE_SUBJECT = frozenset({"same_support", "compensated_losses", "sensitivity", "laplace_pair",
+                                  "randomized_response_pair", "binary_output", "gaussian_pair", "cdp_mean",
+                                  "cdp_subgaussian", "rdp", "tcdp"})
+
+
+def _unaccounted(thm, subject) -> list[str]:
+    """The hypotheses of *thm* that reading it as "subject => target" would drop: every hypothesis must be the
+    subject's notion (in either direction of the pair) or part of what the subject means."""
+    out = []
+    for h in thm.hypotheses:
+        if h.name in _PART_OF_THE_SUBJECT:
+            continue
+        found = _target_of_part(h.relation)
+        if found is not None and isinstance(subject, Notion) and type(found[0]) is type(subject) and all(
+                _same(a, b) for a, b in zip(found[0].params().values(), subject.params().values())):
+            continue
+        if h.name.startswith("rdp") or h.name.startswith("zcdp") or h.name == "pure_dp":
+            if isinstance(subject, Notion):
+                continue
+        out.append(h.name)
+    return out
+
+
 def statement_claim(thm) -> tuple[Any, Notion] | None:
     """``(subject, target)`` read off a theorem's **statement** (hypotheses and parts), not its notion text:
     what titles are generated from, so that a title cannot drift from what the chain proves."""
@@ -264,6 +289,8 @@ def statement_claim(thm) -> tuple[Any, Notion] | None:
     if subject is None and isinstance(hyp, Notion):
         subject = hyp
     if subject is None:
+        return None
+    if _unaccounted(thm, subject):  # a hypothesis the guarantee would leave out (subsampling's mixture, ...)
         return None
     if loss[0] == "composed":
         subject = NotionComposition((subject,), loss[1])

@@ -16,7 +16,10 @@ import sympy as sp
 from cdpsym.expr.domains import as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 
-__all__ = ["certify_nonnegative", "IntervalResult"]
+__all__ = ["certify_nonnegative", "IntervalResult", "PRECISION"]
+
+#: the working precision of the enclosures, in bits (documents print it beside every interval step)
+PRECISION = 128
 
 
 @dataclass(frozen=True)
@@ -28,7 +31,7 @@ class IntervalResult:
 
 
 def certify_nonnegative(f: sp.Expr, box: Mapping[sp.Symbol, tuple[object, object]], *, strict: bool = False,
-                        max_boxes: int = 4000, prec: int = 128) -> IntervalResult:
+                        max_boxes: int = 4000, prec: int = PRECISION) -> IntervalResult:
     symbols = sorted(box, key=str)
     missing = f.free_symbols - set(symbols)
     if missing:

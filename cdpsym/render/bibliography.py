@@ -54,11 +54,14 @@ class BibEntry:
             f.get("howpublished", "")
         if f.get("volume") and f.get("journal"):
             where += f" {f['volume']}" + (f"({f['number']})" if f.get("number") else "")
-        if f.get("pages"):
-            where += f", pp.~{f['pages']}"
+        year = f.get("year", "")
+        if year and year not in where:  # a blog's "27 May 2024" already dates it
+            where += (", " if where else "") + year
         if f.get("edition"):
             where += f", {f['edition']} edition"
-        parts += [where, f.get("year", "")]
+        if f.get("pages"):  # the year with the venue, then the pages: "TCC 2016, pp. 635--658"
+            where += f", pp.~{f['pages']}"
+        parts.append(where)
         if f.get("eprint"):
             parts.append(r"arXiv:%s" % f["eprint"])
         return r"\bibitem{%s} " % self.key + ". ".join(p.strip() for p in parts if p.strip()) + "."
@@ -187,6 +190,37 @@ ENTRIES: tuple[BibEntry, ...] = (
     _e("BK13", "article", [r"Berend" + _AND + r"Kontorovich,?\s+2013"],
        author="Daniel Berend and Aryeh Kontorovich", title="On the concentration of the missing mass",
        journal="Electronic Communications in Probability", volume="18", number="3", pages="1--7", year="2013"),
+    _e("AS64", "book", [r"Abramowitz" + _AND + r"Stegun(?:,?\s+1964)?"],
+       author="Milton Abramowitz and Irene A. Stegun", title="Handbook of Mathematical Functions with Formulas, "
+       "Graphs, and Mathematical Tables", publisher="National Bureau of Standards", year="1964"),
+    _e("HLP34", "book", [r"Hardy,\s*Littlewood" + _AND + r"P(?:\u00f3|o|\\'o)lya(?:,?\s+1934)?"],
+       author="G. H. Hardy and J. E. Littlewood and G. P{\\'o}lya", title="Inequalities",
+       publisher="Cambridge University Press", year="1934"),
+    _e("Rudin87", "book", [r"Rudin,?\s+1987", r"Rudin,?\s*\*?Real and Complex Analysis"],
+       author="Walter Rudin", title="Real and Complex Analysis", publisher="McGraw-Hill", edition="third",
+       year="1987"),
+    _e("Tsybakov09", "book", [r"Tsybakov(?:,?\s+2009)?"],
+       author="Alexandre B. Tsybakov", title="Introduction to Nonparametric Estimation", publisher="Springer",
+       year="2009"),
+    _e("BH79", "article", [r"Bretagnolle" + _AND + r"Huber,?\s+1979"],
+       author="Jean Bretagnolle and Catherine Huber", title="Estimation des densit{\\'e}s: risque minimax",
+       journal="Zeitschrift f{\\\"u}r Wahrscheinlichkeitstheorie und verwandte Gebiete", volume="47",
+       pages="119--137", year="1979"),
+    _e("Durrett19", "book", [r"Durrett(?:,?\s+20(?:10|19))?"],
+       author="Rick Durrett", title="Probability: Theory and Examples", publisher="Cambridge University Press",
+       edition="fifth", year="2019"),
+    _e("Pinsker64", "book", [r"Pinsker,?\s+1964"],
+       author="M. S. Pinsker", title="Information and Information Stability of Random Variables and Processes",
+       publisher="Holden-Day", year="1964"),
+    _e("Young12", "article", [r"Young,?\s+1912"],
+       author="W. H. Young", title="On classes of summable functions and their Fourier series",
+       journal="Proceedings of the Royal Society of London, Series A", volume="87", pages="225--229", year="1912"),
+    _e("Wainwright19", "book", [r"Wainwright,?\s+2019"],
+       author="Martin J. Wainwright", title="High-Dimensional Statistics: A Non-Asymptotic Viewpoint",
+       publisher="Cambridge University Press", year="2019"),
+    _e("Canonne22", "misc", [r"Canonne,?\s+2022", r"arXiv:2202\.07198\S*"],
+       author="Cl{\\'e}ment L. Canonne", title="A short note on an inequality between {KL} and {TV}", year="2022",
+       eprint="2202.07198", archivePrefix="arXiv", howpublished="arXiv preprint"),
     _e("DRS19", "misc", [r"Dong,\s*Roth" + _AND + r"Su,?\s+2019", r"arXiv:1905\.02383\S*"],
        author="Jinshuo Dong and Aaron Roth and Weijie J. Su", title="Gaussian Differential Privacy", year="2019",
        eprint="1905.02383", archivePrefix="arXiv", howpublished="arXiv preprint"),
@@ -229,7 +263,7 @@ ENTRIES: tuple[BibEntry, ...] = (
     _e("Billingsley95", "book", [r"Billingsley(?:,?\s+1995)?"],
        author="Patrick Billingsley", title="Probability and Measure", edition="third", publisher="Wiley",
        year="1995"),
-    _e("Rudin76", "book", [r"Rudin(?:,?\s+1976)?"],
+    _e("Rudin76", "book", [r"Rudin(?!,?\s+1987)(?!,?\s*\*?Real)(?:,?\s+1976)?"],
        author="Walter Rudin", title="Principles of Mathematical Analysis", edition="third",
        publisher="McGraw-Hill", year="1976"),
     _e("Hadamard1893", "article", [r"Hadamard,?\s+1893"],

@@ -11,24 +11,58 @@ import re
 from typing import TYPE_CHECKING, Iterable
 
 import sympy as sp
+from sympy.printing.latex import LatexPrinter
 
 from cdpsym.expr.symbols import LATEX_NAMES
+from cdpsym.render.layout import TEXT_WIDTH, width
 from cdpsym.render.prose import prose
 
 if TYPE_CHECKING:  # pragma: no cover
     from cdpsym.proof.kernel import Fact
     from cdpsym.proof.theorem import Theorem
 
-__all__ = ["tex", "fact_label", "statement_latex", "theorem_latex", "document", "catalogue", "text",
+__all__ = ["tex", "fact_label", "statement_latex", "statement_text", "theorem_title", "theorem_latex", "document", "catalogue", "text",
            "justification_latex", "derivation", "label"]
 
 _OPS = {"=": "=", "<=": r"\le", "<": "<"}
 
 
+class _Printer(LatexPrinter):
+    """sympy's LaTeX printer, except that a power of a function is bracketed: ``\\left(\\log x\\right)^{2}``
+    (sympy prints ``\\log{(x)}^{2}``, which a reader takes for the log of a square)."""
+
+    def _print_Pow(self, expr):  # type: ignore[no-untyped-def]
+        base = expr.base
+        if isinstance(base, (sp.log, sp.sinh, sp.cosh, sp.tanh, sp.sin, sp.cos, sp.atan)) and expr.exp.is_Rational \
+                and expr.exp > 0 and expr.exp != sp.Rational(1, 2):
+            return r"\left(%s\right)^{%s}" % (self._print(base), self._print(expr.exp))
+        return super()._print_Pow(expr)
+
+
+_GREEK_PREFIX = re.compile(r"^(eps|delta|rho|sigma|alpha|mu|nu|tau|lam|omega|xi)_?(\d+)$")
+_GREEK_TEX = {"eps": r"\varepsilon", "delta": r"\delta", "rho": r"\rho", "sigma": r"\sigma", "alpha": r"\alpha",
+              "mu": r"\mu", "nu": r"\nu", "tau": r"\tau", "lam": r"\lambda", "omega": r"\omega", "xi": r"\xi"}
+
+
+def _symbol_name(s: sp.Symbol) -> str | None:
+    """The LaTeX of a symbol the library names in ASCII: ``eps1`` as ``\\varepsilon_{1}``, ``u_`` as ``u``."""
+    if s in LATEX_NAMES:
+        return LATEX_NAMES[s]
+    m = _GREEK_PREFIX.match(s.name)
+    if m:
+        return _GREEK_TEX[m.group(1)] + "_{%s}" % m.group(2)
+    if s.name.endswith("_") and s.name[:-1].isalpha():
+        return s.name[:-1] if len(s.name) == 2 else r"\mathrm{%s}" % s.name[:-1]
+    return None
+
+
 def tex(expr: sp.Basic) -> str:
     """sympy's LaTeX with the project's symbol names (ε as ``\\varepsilon``, Δ …), natural log as ``\\log``."""
-    names = {s: LATEX_NAMES[s] for s in getattr(expr, "free_symbols", ()) if s in LATEX_NAMES}
-    return sp.latex(expr, symbol_names=names, ln_notation=False, mul_symbol=None)
+    names = {s: n for s in getattr(expr, "free_symbols", ()) if (n := _symbol_name(s)) is not None}
+    for node in sp.preorder_traversal(expr) if isinstance(expr, sp.Basic) else ():  # bound variables too
+        if isinstance(node, sp.Symbol) and node not in names and (n := _symbol_name(node)) is not None:
+            names[node] = n
+    return _Printer(dict(symbol_names=names, ln_notation=False, mul_symbol=None)).doprint(expr)
 
 
 def text(s: str) -> str:
@@ -42,11 +76,10 @@ def fact_label(fact: "Fact") -> str:
     kind = fact.kind
     if kind == "hypothesis":
         return r"\text{%s}" % text(f"by hypothesis ({fact.title or fact.name})")
-    if kind == "axiom":
+    if kind == "axiom":  # the title and the papers; the full citation is in the list of cited facts
         title = fact.title or fact.name
-        ref = getattr(fact, "reference", "")
-        cite = ", ".join(x for x in (ref, fact.citation) if x)
-        return r"\text{by %s%s}" % (_bold_classical(title), text(f" [{cite}]") if cite else "")
+        cite = _cite(fact.citation)
+        return r"\text{by %s%s}" % (_bold_classical(title), "~" + cite if cite else "")
     thm = getattr(fact, "theorem", None)
     ref = thm.reference if thm is not None else ""
     return r"\text{by %s%s}" % (r"\texttt{%s}" % text(fact.name), text(f" ({ref})") if ref else "")
@@ -63,23 +96,39 @@ def justification_latex(why) -> str:
     if isinstance(why, K.Specialize):
         out = rf"\text{{take }} {tex(why.var)} = {tex(why.value)}"
         if why.minimizes is not None:
-            out += r"\text{, the minimiser of }" + tex(why.minimizes) + r"\text{ (}g'=0,\ g''>0\text{)}"
+            g, v = why.minimizes, why.var
+            at = sp.simplify(g.subs(v, why.value))
+            out += (r"\text{, the minimiser of }g(" + tex(v) + ") = " + tex(g) + r"\text{ (}g'=0,\ g''>0\text{)"
+                    + r", where }g = " + tex(at))
         return out
     if isinstance(why, K.IntervalBound):
+        from cdpsym.proof.branch_and_bound import PRECISION
+
         box = ", ".join(rf"{tex(v)}\in[{tex(sp.sympify(lo))},{tex(sp.sympify(hi))}]" for v, (lo, hi) in why.box.items())
-        return (r"\text{interval arithmetic (Arb, 128-bit balls, at most %d boxes) on }" % why.max_boxes
-                + (box or r"\text{a box}"))
+        return (r"\text{interval arithmetic (Arb ball arithmetic, %d-bit precision, at most %d boxes) on }"
+                % (PRECISION, why.max_boxes) + (box or r"\text{a box}"))
     if isinstance(why, K.Monotone):
-        inner = justification_latex(why.derivative) if why.derivative is not None else r"\text{its sign}"
-        return (r"\text{the difference vanishes or is positive at the lower end of }" + tex(why.var)
-                + r"\text{ and grows (mean value theorem): its derivative is non-negative by }" + inner)
+        inner = justification_latex(why.derivative) if why.derivative is not None else ""
+        inner = re.sub(r"^\\text\{by ", r"\\text{", inner)
+        return (r"\text{the difference is non-negative at the lower end of }" + tex(why.var)
+                + r"\text{ and non-decreasing in }" + tex(why.var)
+                + r"\text{ (mean value theorem): its derivative is non-negative}"
+                + (r"\text{ (}" + inner + r"\text{)}" if inner else ""))
     if isinstance(why, K.Split):
         return (r"\text{cases }" + tex(why.var) + r"\le " + tex(why.at) + r"\text{: }" + justification_latex(why.below)
                 + r"\text{; }" + tex(why.var) + r"\ge " + tex(why.at) + r"\text{: }" + justification_latex(why.above))
     if isinstance(why, K.Numeric):
         return r"\text{numerically (evidence only)}"
     if isinstance(why, K.Taylor):
-        return r"\text{\textbf{Taylor's theorem} (Lagrange remainder), } g''\le " + tex(why.bound)
+        v, g = why.g
+        x = sp.Symbol("x", real=True)
+        gx = g.xreplace({v: x})
+        g0 = sp.simplify(gx.subs(x, 0))
+        d1 = sp.simplify(sp.diff(gx, x).subs(x, 0))
+        return (r"\text{\textbf{Taylor's theorem} (Lagrange remainder) for }g(x) = " + tex(gx)
+                + r"\text{ at }x = " + tex(why.h) + r"\text{: } g(0) = " + tex(g0) + r",\ g'(0) = " + tex(d1)
+                + r",\ g''(x) = " + tex(sp.simplify(sp.diff(gx, x, 2))) + r" \le " + tex(why.bound)
+                + r"\text{ for all real }x")
     if isinstance(why, K.Induction):
         return r"\text{by induction on }" + tex(why.var)
     if isinstance(why, K.By):
@@ -111,6 +160,37 @@ def theorem_title(theorem: "Theorem") -> str:
         (r"\text{ for }" + r",\ ".join(where) if where else "") + "$"
 
 
+def _guarantee(theorem: "Theorem"):
+    """``(subject, target, constraints)`` when the statement is a privacy guarantee, else None."""
+    try:
+        from cdpsym.claims.latexout import statement_constraints
+        from cdpsym.claims.semantics import statement_claim
+
+        found = statement_claim(theorem)
+        if found is None:
+            return None
+        return (*found, statement_constraints(theorem, *found))
+    except Exception:  # noqa: BLE001 - a statement that is not a guarantee is shown as its relations
+        return None
+
+
+def statement_text(theorem: "Theorem") -> str:
+    """The statement in plain text, **generated** from the sympy statement (for ``cdpsym list`` and the
+    Markdown catalogue): ``subject implies/is target FOR constraints`` for a privacy guarantee (a claim
+    ``cdpsym check`` reads), otherwise the parts' relations under the hypotheses' relations."""
+    from cdpsym.notions import Notion
+
+    g = _guarantee(theorem)
+    if g is not None:
+        subject, target, where = g
+        verb = "implies" if isinstance(subject, Notion) else "is"
+        tail = " FOR " + ", ".join(f"{v} {op} {b}" for v, op, b in where) if where else ""
+        return f"{subject} {verb} {target}{tail}"
+    parts = "; ".join(p.relation.plain() for p in theorem.parts)
+    hyps = [h.relation.plain() for h in theorem.hypotheses] + [c.plain() for c in theorem.conditions]
+    return ("if " + "; ".join(hyps) + ", then " if hyps else "") + parts
+
+
 def _bold_classical(title: str) -> str:
     """``**Hoeffding's lemma**`` in a title becomes bold (:func:`prose` does it)."""
     return text(title)
@@ -130,22 +210,41 @@ def label(name: str, kind: str = "thm") -> str:
     return f"{kind}:" + re.sub(r"[^A-Za-z0-9_.:-]", "-", name)
 
 
+_INLINE_MAX = 44.0  # inline maths wider than this (math characters) is displayed on a line of its own
+
+
+def _display_if_wide(math: str, end: str = ".") -> str:
+    """``$math$`` followed by ``end``, or a display ``\\[ math \\]`` (ending in ``end``) when too wide to
+    break inside a line of text."""
+    from cdpsym.render.layout import width
+
+    if width(math) <= _INLINE_MAX:
+        return "$" + math + "$" + end
+    return r"\[" + math + (r"\text{%s}" % end if end else "") + r"\]"
+
+
 def _quantifiers(variables) -> str:
     return ", ".join(dom.latex(v, tex(v)) for v, dom in variables.items())
 
 
+def _relation_for(fact, end: str = "") -> str:  # type: ignore[no-untyped-def]
+    """A fact's relation with its variables and conditions, inline, or displayed when too wide for a line;
+    each variable's domain its own inline formula, so that a line can break between them."""
+    quant = [dom.latex(v, tex(v)) for v, dom in fact.variables.items()] + [_rel(c) for c in fact.conditions]
+    where = (" for " + ", ".join("$" + q + "$" for q in quant)) if quant else ""
+    return _display_if_wide(_rel(fact.relation), end="" if where else end) + where + (end if where else "")
+
+
 def _hypotheses_latex(theorem: "Theorem") -> Iterable[str]:
     for c in theorem.conditions:
-        yield "$" + _rel(c) + "$"
+        yield _display_if_wide(_rel(c), end="")
     for h in theorem.hypotheses:
-        body = _rel(h.relation)
-        if h.variables:
-            body += rf"\quad\text{{for all }}{_quantifiers(h.variables)}"
-        yield text(h.title or h.name) + r" (\texttt{%s}): $" % _tt(h.name) + body + "$"
+        yield text(h.title or h.name) + r" (\texttt{%s}): " % _tt(h.name) + _relation_for(h)
 
 
 def _tt(name: str) -> str:
-    return name.replace("\\", "").replace("_", r"\_").replace("&", r"\&").replace("%", r"\%").replace("#", r"\#")
+    """A name in ``\\texttt``, breakable after its underscores."""
+    return name.replace("\\", "").replace("_", r"\_\allowbreak{}").replace("&", r"\&").replace("%", r"\%").replace("#", r"\#")
 
 
 def _cite(source: str, refs: bool = True) -> str:
@@ -159,7 +258,7 @@ def _cite(source: str, refs: bool = True) -> str:
 def _source(source: str) -> str:
     """A source string as text with its citations: ``Dwork & Rothblum 2016, Thm 3.5 [DR16]``."""
     cite = _cite(source)
-    return text(source.strip(" ,;")) + ("~" + cite if cite else "")
+    return text(source.strip(" ,;")) + (" " + cite if cite else "")
 
 
 class _Render:
@@ -186,12 +285,10 @@ class _Render:
         return r"hypothesis \texttt{%s}" % _tt(fact.name)
 
     def long_label(self, fact) -> str:  # type: ignore[no-untyped-def]
-        quant = _quantifiers(fact.variables)
-        cond = ", ".join(_rel(c) for c in fact.conditions)
-        extra = ", ".join(x for x in (quant, cond) if x)
-        rel = "$" + _rel(fact.relation) + "$" + (" for $" + extra + "$" if extra else "")
+        rel = _relation_for(fact)
         if fact.kind == "hypothesis":
-            return "hypothesis " + text(fact.title or fact.name) + ": " + rel
+            title = fact.title or fact.name
+            return ("" if "hypothesis" in title else "hypothesis ") + text(title) + ": " + rel
         if fact.kind == "axiom":
             ref = getattr(fact, "reference", "")
             return (self.fact_ref(fact) + ", " if self.refs else "") + text(fact.title or fact.name) + ": " + rel + \
@@ -206,8 +303,7 @@ class _Render:
 
         top = cited is None
         cited = [] if cited is None else cited
-        lines, subs = [], []
-        first = tex(chain.start)
+        labels, subs = [], []
         for i, step in enumerate(chain.steps):
             why = step.why
             if isinstance(why, By):
@@ -215,6 +311,13 @@ class _Render:
                     cited.append(why.fact)
                 n = cited.index(why.fact) + 1
                 lab = self.short_label(why.fact, n)
+                implicit = _implicit_conditions(why)
+                if implicit:
+                    subs.append(r"\emph{The %s %s of %s %s in scope} (a hypothesis of the theorem, the induction "
+                                r"hypothesis, or a sign or identity the kernel checks)." % (
+                                    "conditions" if len(implicit) > 1 else "condition",
+                                    ", ".join("$" + c + "$" for c in implicit), _mark(n),
+                                    "hold" if len(implicit) > 1 else "holds"))
                 for hyp, proof in why.given.items():
                     what = r"the hypothesis \texttt{%s}" % _tt(hyp)
                     for c in why.fact.conditions:
@@ -223,77 +326,274 @@ class _Render:
                     if hyp in {str(v) for v in why.fact.variables}:
                         what = r"the domain of $%s$" % tex(next(v for v in why.fact.variables if str(v) == hyp))
                     if isinstance(proof, Chain):
-                        subs.append(r"\emph{Step %d: %s of [%d] holds:}" % (i + 1, what, n) + "\n" +
+                        subs.append(r"\emph{Why %s of %s holds:}" % (what, _mark(n)) + "\n" +
                                     self.derivation(proof, cited, depth + 1))
                     else:
-                        subs.append(r"\emph{Step %d: %s of [%d] holds} by $%s$." % (
-                            i + 1, what, n, justification_latex(proof)))
+                        subs.append(r"\emph{Why %s of %s holds:} %s." % (what, _mark(n),
+                                                                           _as_paragraph(justification_latex(proof))))
             elif isinstance(why, Induction):
                 lab = justification_latex(why) + r"\text{ (below)}"
                 k = tex(why.var)
                 base = (self.derivation(why.base, cited, depth + 1) if isinstance(why.base, Chain)
                         else "$" + justification_latex(why.base) + "$.")
-                subs.append(r"\emph{Step %d, by induction on $%s$. Base case $%s = 1$:}" % (i + 1, k, k) + "\n" + base)
-                subs.append(r"\emph{Induction step, $%s \to %s + 1$} (the statement at $%s$ is the hypothesis "
-                            r"\texttt{ih}):" % (k, k, k) + "\n" + self.derivation(why.step, cited, depth + 1))
+                subs.append(r"\emph{The induction on $%s$. Base case $%s = 1$:}" % (k, k) + "\n" + base)
+                subs.append(r"\emph{Induction step from $%s$ to $%s + 1$} (the statement at $%s$ is the induction "
+                            r"hypothesis):" % (k, k, k) + "\n" + self.derivation(why.step, cited, depth + 1))
             else:
                 lab = justification_latex(why)
-            lhs = first if i == 0 else ""
-            lines.append(rf"{lhs} &{_OPS[step.op]} {tex(step.expr)} && {lab}")
+            labels.append(lab)
+        lines, notes = _layout(chain, labels, drop_repeats=not subs)
         pre = ""
         if chain.variables:
             pre = rf"For every ${_quantifiers(chain.variables)}$ (fixed where the derivation says so):" + "\n"
         body = pre + "\\begin{align*}\n" + ("\\\\\n".join(lines) or tex(chain.start)) + "\n\\end{align*}"
+        if notes:
+            body += "\n" + notes
         if subs:
             body += "\n" + "\n\n".join(subs)
         if top and cited:
-            items = "\n".join(rf"\item[{n}] {self.long_label(f)}" for n, f in enumerate(cited, 1))
+            items = "\n".join(rf"\item[{_mark(n)}] {self.long_label(f)}" for n, f in enumerate(cited, 1))
             body += "\n{\\small\\begin{itemize}\n" + items + "\n\\end{itemize}}"
         return body
 
     def short_label(self, fact, n: int) -> str:  # type: ignore[no-untyped-def]
         if fact.kind == "hypothesis":
-            return r"\text{hypothesis [%d]}" % n
+            return r"\text{hypothesis %s}" % _mark(n)
         if fact.kind == "axiom":
-            return r"\text{by [%d]}" % n
-        return r"\text{by [%d], %s}" % (n, self.fact_ref(fact))
+            return r"\text{by %s}" % _mark(n)
+        return r"\text{by %s}" % _mark(n)  # the list under the proof says which theorem (i) is
 
     # -- a theorem -------------------------------------------------------------------------------
-    def theorem(self, theorem: "Theorem") -> str:
+    def theorem(self, theorem: "Theorem") -> str:  # noqa: C901
         """``\\begin{theorem}...\\end{theorem}\\begin{proof}...\\end{proof}`` with named labels."""
-        head = r"\begin{theorem}[%s]\label{%s}" % ("{" + theorem_title(theorem) + "}", label(theorem.name))
+        head = r"\begin{theorem}[%s]\label{%s}" % ("{" + text(theorem.title) + "}", label(theorem.name))
         info = r"(\texttt{%s}%s; %s.)" % (_tt(theorem.name), ", " + text(theorem.reference) if theorem.reference
                                           else "", _source(theorem.source))
-        out = [head, info]
-        quant = _quantifiers(theorem.variables)
+        out = [head, info + " " + _status_sentence(theorem)]
+        short = theorem_title(theorem)[1:-1] if _guarantee(theorem) is not None else ""
+        if short and width(short) <= TEXT_WIDTH - 8:  # the statement as a privacy guarantee, generated
+            out.append(r"In short, " + _display_if_wide(short) + " In detail:")
+        quant = ", ".join("$" + _quantifiers({v: d}) + "$" for v, d in theorem.variables.items())
         hyps = list(_hypotheses_latex(theorem))
-        lead = ("Let $" + quant + "$" if quant else "")
+        lead = ("Let " + quant if quant else "")
         if hyps:
             lead += (", and assume " if lead else "Assume ") + "; ".join(hyps)
         out.append((lead + ". Then" if lead else "Then") if len(theorem.parts) == 1 else
                    (lead + ". Then the following hold." if lead else "The following hold."))
         if len(theorem.parts) == 1:
-            out.append(r"\begin{equation*}" + _rel(theorem.parts[0].relation) + r"\end{equation*}")
+            (rel,), where = _abbreviated([theorem.parts[0].relation])
+            out.append(r"\begin{equation*}" + rel + r"\end{equation*}" + where)
         else:
             rows = []
-            for p in theorem.parts:
+            rels, where = _abbreviated([p.relation for p in theorem.parts])
+            for p, rel in zip(theorem.parts, rels):
                 short = p.name.split(".", 1)[1] if "." in p.name else p.name
                 extra = _quantifiers({v: d for v, d in p.variables.items() if v not in theorem.variables})
-                rows.append(r"&%s%s &&\text{(\texttt{%s})}\label{%s}" % (
-                    _rel(p.relation), (r",\quad " + extra) if extra else "", _tt(short), label(p.name)))
-            out.append("\\begin{align}\n" + "\\\\\n".join(rows) + "\n\\end{align}")
+                tag = r"&&\text{(\texttt{%s})}\label{%s}" % (_tt(short), label(p.name))
+                if extra and width(rel + extra) > TEXT_WIDTH - 16:  # the part's own variables on a line below
+                    rows.append(r"&%s %s\\" % (rel, tag) + "\n" + r"&\qquad %s &&\nonumber" % extra)
+                else:
+                    rows.append(r"&%s%s %s" % (rel, (r",\quad " + extra) if extra else "", tag))
+            out.append("\\begin{align}\n" + "\\\\\n".join(rows) + "\n\\end{align}" + where)
         out.append(r"\end{theorem}")
         out.append(r"\begin{proof}")
         for p in theorem.parts:
             if len(theorem.parts) > 1:
                 short = p.name.split(".", 1)[1] if "." in p.name else p.name
-                out.append(r"\emph{Proof of (\texttt{%s}), \eqref{%s}.}" % (_tt(short), label(p.name)))
+                out.append(r"\emph{Part (\texttt{%s}), \eqref{%s}.}" % (_tt(short), label(p.name)))
             if p.proof is not None:
                 out.append(self.derivation(p.proof))
         if theorem.tight:
             out.append(r"\emph{Tightness:} " + text(theorem.tight))
         out.append(r"\end{proof}")
         return "\n\n".join(out)
+
+
+def _as_paragraph(math: str) -> str:
+    """A justification (maths with ``\\text{...}`` pieces) as a paragraph that can break across lines: the
+    ``\\text`` pieces become text, the rest ``$...$`` maths."""
+    out, i, n = [], 0, len(math)
+    buf = ""
+    while i < n:
+        if math.startswith(r"\text{", i):
+            depth, j = 0, i + 5
+            while j < n:
+                depth += {"{": 1, "}": -1}.get(math[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            if buf.strip():
+                out.append("$" + buf.strip() + "$")
+            buf = ""
+            out.append(math[i + 6:j])
+            i = j + 1
+        else:
+            buf += math[i]
+            i += 1
+    if buf.strip():
+        out.append("$" + buf.strip() + "$")
+    joined = ""
+    for piece in out:  # a space between pieces unless the text piece brings its own
+        if joined and not joined.endswith((" ", "(")) and not piece.startswith((" ", ",", ".", ":", ";", ")")):
+            joined += " "
+        joined += piece
+    return joined
+
+
+def _implicit_conditions(why) -> list[str]:  # type: ignore[no-untyped-def]
+    """The conditions of a cited fact that the step does not prove in ``given`` (the kernel discharged them from
+    what is in scope), instantiated as the step instantiates the fact, as printed relations."""
+    from cdpsym.proof.core import subst
+
+    fact = why.fact
+    names = {str(v): v for v in fact.variables}
+    mapping = {names[k]: sp.sympify(v) for k, v in why.inst.items() if k in names}
+    out = []
+    for c in getattr(fact, "conditions", ()):
+        if f"condition {c.plain()}" in why.given:
+            continue
+        try:
+            lhs, rhs = subst(c.lhs, mapping), subst(c.rhs, mapping)
+        except Exception:  # noqa: BLE001 - shown as stated when the display cannot instantiate it
+            lhs, rhs = c.lhs, c.rhs
+        out.append(f"{tex(lhs)} {_OPS[c.op]} {tex(rhs)}")
+    return out
+
+
+_STATUS_WORDS = {
+    "proved": "every step of its proof below is checked by the cdpsym kernel",
+    "certified": "its proof below is checked by the cdpsym kernel, with interval (Arb ball) arithmetic on the "
+                 "stated box for the steps so marked",
+    "supported": "its statement is checked against an independent ground truth at 50 digits and on random "
+                 "instances, but it is \\emph{not proved}: a step below is numerical evidence only",
+    "failed": "a check \\emph{fails}",
+}
+
+
+def _status_sentence(theorem) -> str:  # type: ignore[no-untyped-def]
+    """The kernel's verdict on the theorem, in words (cached on disk with the claim checker's verdicts)."""
+    from cdpsym import theorems
+    from cdpsym.claims.checker import _library_status
+    from cdpsym.errors import UnknownName
+    from cdpsym.proof import symbolic_check
+
+    try:
+        library = theorems.get(theorem.name) is theorem
+    except UnknownName:
+        library = False
+    # the cached verdict only for the library's own object; a variant (a mutant, a test's copy) is checked
+    status = _library_status(theorem.name) if library else symbolic_check(theorem).status
+    return r"\emph{Status: %s} --- %s." % (status, _STATUS_WORDS.get(status, status))
+
+
+def _mark(n: int) -> str:
+    """How a derivation refers to the n-th fact it cites: a roman numeral, ``(iii)`` -- distinct from the
+    bibliography's ``[3]``, equation numbers ``(3)`` and the notes' ``(c)``."""
+    numerals = [(10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
+    out = ""
+    for value, letters in numerals:
+        while n >= value:
+            out, n = out + letters, n - value
+    return "(" + out + ")"
+
+
+_LABEL_MAX = 30.0  # a justification wider than this (in math characters) becomes a note mark under the display
+_LHS_MAX = 22.0  # a chain start wider than this gets a line of its own
+
+
+def _layout(chain, labels: list[str], drop_repeats: bool = True) -> tuple[list[str], str]:  # type: ignore[no-untyped-def]
+    """The rows of a derivation's ``align*`` and the notes printed under it (long justifications, abbreviations):
+    see :mod:`cdpsym.render.layout` for the rules.  With ``drop_repeats``, an identity step (``algebra``) whose
+    right side prints exactly as the line before it (a change of form the printer does not show) is not printed
+    as a line of its own."""
+    from cdpsym.proof.kernel import Algebra
+
+    if drop_repeats and len(chain.steps) > 1:
+        keep = [i for i, step in enumerate(chain.steps)
+                if not (i and step.op == "=" and type(step.why) is Algebra
+                        and tex(step.expr) == tex(chain.steps[i - 1].expr))]
+        if len(keep) < len(chain.steps):
+            from types import SimpleNamespace
+
+            chain = SimpleNamespace(start=chain.start, steps=[chain.steps[i] for i in keep])
+            labels = [labels[i] for i in keep]
+    from cdpsym.render.layout import TEXT_WIDTH, abbreviations, name_widest, split_sum, width
+
+    marks, notes = [], []
+    for lab in labels:
+        if width(lab) > _LABEL_MAX:
+            mark = "(%s)" % "abcdefghijklmnopqrstuvwxyz"[len(notes) % 26]
+            notes.append(r"\item[%s] %s" % (mark, _as_paragraph(lab)))
+            marks.append(r"\text{%s}" % mark)
+        else:
+            marks.append(lab)
+    label_w = max([width(m) for m in marks] + [0.0])
+    exprs = [chain.start] + [step.expr for step in chain.steps]
+    start_w = width(tex(chain.start))
+    own_line = start_w > _LHS_MAX
+    budget = TEXT_WIDTH - label_w - (0 if own_line else start_w) - 8.0
+    where = []
+    def too_wide(es) -> bool:  # type: ignore[no-untyped-def]
+        return any(width(tex(e)) > budget and split_sum(e, tex, budget) is None for e in es[1:]) or \
+            (own_line and width(tex(es[0])) > TEXT_WIDTH - 4)
+
+    if too_wide(exprs):
+        exprs, where = abbreviations(exprs, tex)
+        start_w = width(tex(exprs[0]))
+        own_line = start_w > _LHS_MAX
+        budget = TEXT_WIDTH - label_w - (0 if own_line else start_w) - 8.0
+    if too_wide(exprs):  # the last resort: name the widest sub-expression that fits
+        exprs, named = name_widest(exprs, tex, min(budget, TEXT_WIDTH - 4), taken={s_ for s_, _ in where})
+        where = where + named
+    rows = []
+    first = tex(exprs[0])
+    if own_line:
+        rows.append(r"&\mathrel{\phantom{=}} " + first + " &&")
+        first = ""
+    for i, (step, expr, mark) in enumerate(zip(chain.steps, exprs[1:], marks)):
+        lhs = first if i == 0 else ""
+        op = _OPS[step.op]
+        pieces = split_sum(expr, tex, budget) if width(tex(expr)) > budget else None
+        if pieces is None:
+            rows.append(rf"{lhs} &{op} {tex(expr)} && {mark}")
+        else:
+            rows.append(rf"{lhs} &{op} {pieces[0]} && {mark}")
+            rows.extend(rf" &\qquad {p} &&" for p in pieces[1:])
+    out = []
+    if where:
+        out.append(_where(where))
+    if notes:
+        out.append("{\\small\\begin{itemize}\n" + "\n".join(notes) + "\n\\end{itemize}}")
+    return rows, "\n".join(out)
+
+
+def _abbreviated(rels) -> tuple[list[str], str]:  # type: ignore[no-untyped-def]
+    """Relations printed for display rows; when one is too wide, with names ``u_i`` for sub-expressions that
+    occur more than once, and the sentence that defines them."""
+    from cdpsym.render.layout import TEXT_WIDTH, abbreviations, width
+
+    printed = [_rel(r) for r in rels]
+    if all(width(p) <= TEXT_WIDTH - 14 for p in printed):
+        return printed, ""
+    from cdpsym.render.layout import name_widest
+
+    sides = [e for r in rels for e in (r.lhs, r.rhs)]
+    short, names = abbreviations(sides, tex, least=4.0)
+    printed = [f"{tex(short[2 * i])} {_OPS[r.op]} {tex(short[2 * i + 1])}" for i, r in enumerate(rels)]
+    if any(width(p) > TEXT_WIDTH - 14 for p in printed):  # the last resort: name the widest pieces
+        short, more = name_widest(short, tex, (TEXT_WIDTH - 14) / 2, taken={s for s, _ in names})
+        names = names + more
+    if not names:
+        return printed, ""
+    printed = [f"{tex(short[2 * i])} {_OPS[r.op]} {tex(short[2 * i + 1])}" for i, r in enumerate(rels)]
+    return printed, "\n" + _where(names)
+
+
+def _where(names) -> str:  # type: ignore[no-untyped-def]
+    """``where u_1 = ..., u_2 = ....``: the abbreviations of a display, each displayed itself when wide."""
+    defs = ["%s = %s" % (tex(s), tex(d)) for s, d in names]
+    return "where " + " ".join(_display_if_wide(d, end="," if i < len(defs) - 1 else ".")
+                               for i, d in enumerate(defs))
 
 
 def _rel_text(s: str) -> str:
@@ -314,7 +614,24 @@ def theorem_latex(theorem: "Theorem", standalone: bool = False) -> str:
     ``thm:NAME``), or ``standalone``: a whole document with the cited lemmas and a bibliography."""
     if standalone:
         return document([*_dependencies(theorem), theorem], title=theorem.title)
-    return _Render(False).theorem(theorem)
+    from cdpsym.render.bibliography import keys_for
+
+    keys = keys_for(theorem_sources_of(theorem))
+    head = [f"% cdpsym: {theorem.name} -- needs \\usepackage{{amsmath,amssymb,amsthm}}"
+            + (f"; cites {', '.join(keys)} (BibTeX entries: cdpsym bib {theorem.name})" if keys else ""),
+            r"\ifdefined\theorem\else\newtheorem{theorem}{Theorem}\fi"]
+    return "\n".join(head) + "\n" + _Render(False).theorem(theorem)
+
+
+def theorem_sources_of(theorem) -> list[str]:  # type: ignore[no-untyped-def]
+    """The source strings a snippet of *theorem* cites: its own and those of the facts its proof cites."""
+    out = [theorem.source]
+    for f in _facts_cited(theorem):
+        out.append(getattr(f, "citation", "") or "")
+        dep = getattr(f, "theorem", None)
+        if dep is not None:
+            out.append(dep.source)
+    return [x for x in out if x]
 
 
 def _dependencies(theorem: "Theorem") -> list["Theorem"]:
@@ -379,13 +696,91 @@ def _in_dependency_order(theorems: list["Theorem"]) -> list["Theorem"]:
     return out
 
 
+#: what the objects the statements are made of mean (R-A1 ... R-A11 of the reference); a document's Notation
+#: section lists those that occur in it.  Keys: a symbol's name, an undefined function's name, an operator's class.
+_NOTATION = (
+    ("P", r"$P = \mathcal{M}(x)$ and $Q = \mathcal{M}(x')$ are the output distributions of the mechanism "
+          r"$\mathcal{M}$ on a pair of neighbouring inputs $x, x'$, with densities (or mass functions) $p$, $q$"),
+    ("Y", r"$Y \sim P$ is the output of the mechanism on $x$"),
+    ("L", r"$L = \log\frac{p(Y)}{q(Y)}$, $Y \sim P$, is the privacy loss random variable of the pair $(P, Q)$"),
+    ("Z", r"$Z \sim \mathcal{N}(0, 1)$ is a standard normal random variable"),
+    ("Pk()", r"$P^{(k)}, Q^{(k)}$ are the output distributions of the $k$-fold (adaptive) composition"),
+    ("C()", r"$C_i$ is the privacy loss of step $i$ of a composition, on the outputs of steps $1, \dots, i-1$ "
+          r"(the \emph{prefix}) chosen by the adversary"),
+    ("L()", r"$L_k = C_1 + \dots + C_k$ is the privacy loss of the $k$-fold composition"),
+    ("M()", r"$M_i = \mathbb{E}[C_i \mid \mathrm{prefix}]$ is the conditional mean of step $i$'s loss; "
+          r"$D_k = M_1 + \dots + M_k$"),
+    ("X()", r"$X_i = C_i - M_i$ is the compensated loss of step $i$; $S_k = X_1 + \dots + X_k$"),
+    ("G()", r"$G_k$ is the privacy loss between the outputs on two inputs at distance $k$, the sum of the losses "
+          r"$\ell_i$ of the links of a chain of neighbouring inputs joining them"),
+    ("HockeyStick", r"$\delta_{P\|Q}(\varepsilon) = \sup_{S} \big(P(S) - e^{\varepsilon} Q(S)\big)$ is the "
+                    r"hockey-stick divergence: the mechanism is $(\varepsilon,\delta)$-DP when "
+                    r"$\delta_{P\|Q}(\varepsilon) \le \delta$ for every neighbouring pair"),
+    ("KL", r"$D_{\mathrm{KL}}(P\|Q) = \mathbb{E}[L]$ is the Kullback--Leibler divergence"),
+    ("Renyi", r"$D_{\alpha}(P\|Q) = \frac{1}{\alpha - 1}\log \mathbb{E}_{Q}\big[(p/q)^{\alpha}\big]$ is the "
+              r"R\'enyi divergence of order $\alpha > 1$"),
+    ("CondMGF", r"$\sup_{\mathrm{prefix}} \mathbb{E}[\,\cdot \mid \mathrm{prefix}]$ is the largest conditional "
+                r"expectation over the prefixes the adversary can produce"),
+    ("Expect", r"$\mathbb{E}$ and $\Pr$ are taken under $P$ unless a subscript says otherwise"),
+)
+
+
+def _notation(theorems: list["Theorem"]) -> str:
+    """The Notation section: the entries of :data:`_NOTATION` whose objects occur in the documents' theorems."""
+    from cdpsym.proof.kernel import By, Chain, Induction
+
+    found: set = set()
+
+    def expr(e) -> None:  # type: ignore[no-untyped-def]
+        if not isinstance(e, sp.Basic):
+            return
+        for a in sp.preorder_traversal(e):
+            if isinstance(a, sp.Symbol):
+                found.add(a.name)
+            elif isinstance(a, sp.core.function.AppliedUndef):
+                found.add(type(a).__name__ + "()")
+            elif hasattr(a, "func"):
+                found.add(type(a).__name__)
+
+    def chain(c) -> None:  # type: ignore[no-untyped-def]
+        expr(c.start)
+        for st in c.steps:
+            expr(st.expr)
+            w = st.why
+            if isinstance(w, By):
+                for g in w.given.values():
+                    if isinstance(g, Chain):
+                        chain(g)
+            if isinstance(w, Induction):
+                for sub in (w.base, w.step):
+                    if isinstance(sub, Chain):
+                        chain(sub)
+
+    for t in theorems:
+        for p in t.parts:
+            expr(p.relation.lhs)
+            expr(p.relation.rhs)
+            if p.proof is not None:
+                chain(p.proof)
+        for h in t.hypotheses:
+            expr(h.relation.lhs)
+            expr(h.relation.rhs)
+    if "Prob" in found:
+        found.add("Expect")
+    items = [r"\item " + d + "." for key, d in _NOTATION if key in found]
+    if not items:
+        return ""
+    return "\\section*{Notation}\n\\begin{itemize}\n" + "\n".join(items) + "\n\\end{itemize}"
+
+
 _PREAMBLE = [
     r"\documentclass[10pt]{article}",
-    r"\usepackage[a4paper,margin=1.6cm,landscape]{geometry}",
+    r"\usepackage[a4paper,margin=2.5cm]{geometry}",
     r"\usepackage{amsmath,amssymb,amsthm}",
     r"\allowdisplaybreaks",
     r"\setlength{\parindent}{0pt}",
     r"\setlength{\parskip}{0.5ex}",
+    r"\setlength{\emergencystretch}{3em}",  # a last pass with extra stretch before any line runs over
     r"\newtheorem{theorem}{Theorem}[section]",
     r"\theoremstyle{definition}",
     r"\newtheorem{fact}{Fact}",
@@ -401,31 +796,32 @@ def document(theorems: list["Theorem"], title: str = "cdpsym derivations", conte
     r = _Render(True)
     body = []
     axioms = _axioms_used(theorems)
+    notation = _notation(theorems)
+    if notation:
+        body.append(notation)
     for t in theorems:
-        body.append(r"\section{%s}" % (r"\texttt{%s}: " % _tt(t.name) + theorem_title(t)))
+        body.append(r"\section{%s}" % (r"\texttt{%s}: " % _tt(t.name) + text(t.title)))
         body.append(r.theorem(t))
     if axioms:
         body.append(r"\section{Cited facts (the trusted base)}")
         body.append("These facts are taken as given (registered axioms of the kernel); every theorem that rests "
                     "on them says so.")
         for ax in axioms:
-            quant = _quantifiers(ax.variables)
-            cond = ", ".join(_rel(c) for c in ax.conditions)
-            extra = ", ".join(x for x in (quant, cond) if x)
             ref = getattr(ax, "reference", "")
-            body.append(r"\begin{fact}[%s]\label{%s} %s%s. \emph{Source:} %s%s.\end{fact}" % (
-                "{" + text(ax.title or ax.name) + "}", label(ax.name, "ax"), "$" + _rel(ax.relation) + "$",
-                (r" for $" + extra + "$") if extra else "", (text(ref) + "; ") if ref else "",
-                _source(ax.citation)))
+            body.append(r"\begin{fact}[%s]\label{%s} %s \emph{Source:} %s%s.\end{fact}" % (
+                "{" + text(ax.title or ax.name) + "}", label(ax.name, "ax"), _relation_for(ax, end="."),
+                (text(ref) + "; ") if ref else "", _source(ax.citation)))
     sources = [t.source for t in theorems] + [a.citation for a in axioms]
     bib = thebibliography(keys_for(sources))
     front = [r"\maketitle"]
     if contents:
-        front = [r"\begin{titlepage}", r"\maketitle", r"\thispagestyle{empty}",
+        # front matter numbered i, ii, ...: the contents filling in on the second run cannot move the pages
+        # it lists, so two pdflatex runs give the right page numbers
+        front = [r"\pagenumbering{roman}", r"\begin{titlepage}", r"\maketitle", r"\thispagestyle{empty}",
                  r"Every displayed line of a proof below is one step of a proof chain that the cdpsym kernel "
                  r"checked; the justification beside it is the rule that closed it. Theorems are listed in "
                  r"dependency order: each cites only theorems before it.", r"\end{titlepage}",
-                 r"\tableofcontents", r"\newpage"]
+                 r"\tableofcontents", r"\newpage", r"\pagenumbering{arabic}"]
     else:
         front.append(r"Every displayed line is one step of a proof chain that cdpsym's kernel checked; the "
                      r"justification beside it is the rule that closed it.")

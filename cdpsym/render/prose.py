@@ -99,9 +99,15 @@ def _is_operator(tok: str) -> bool:
         len(tok) == 1 and tok in MATH_SYMBOLS and tok not in "%#&$’′")
 
 
+#: a Python name of the library (``randomized_response_log_mgf_sharp.slope``): typewriter text, not maths
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+){2,}(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
 def _kind(tok: str) -> str:
     """``math``, ``text``, or ``maybe`` (a single letter that is also an English word: a, A, I)."""
     core = tok.strip(_PUNCT)
+    if _IDENTIFIER.fullmatch(core):
+        return "ident"
     if not core:
         return "text" if tok.strip(_PUNCT + " ") == "" and not any(c in "()[]" for c in tok) else "math"
     if core.lower() in _ABBREVIATIONS or _REFERENCE.match(core) or core[0] == "§":
@@ -112,11 +118,11 @@ def _kind(tok: str) -> str:
         return "math"
     if any(ch in _MATH_CHARS for ch in tok) or "√" in tok:
         return "math"
-    if core in _FUNCTIONS:
+    if core in _FUNCTIONS or core in ("eps", "lam", "Delta", "sigma", "rho", "alpha"):  # symbols' ASCII names
         return "math"
     if re.fullmatch(r"[A-Za-z]", core):
         return "maybe" if core in ("a", "A", "I") else "math"
-    if re.fullmatch(r"[A-Za-z]+'+", core):
+    if re.fullmatch(r"[A-Za-z]'+", core):  # x', M'' (a possessive such as Gibbs' stays text)
         return "math"
     if re.fullmatch(r"\d+(\.\d+)*", core):
         return "maybe"
@@ -137,12 +143,20 @@ def _split_suffix(tok: str) -> list[str]:
     return [tok]
 
 
+#: the ASCII names of the library's symbols (cdpsym.expr.symbols), typeset as the letters they stand for
+_ASCII_GREEK = {"eps": r"\varepsilon", "delta": r"\delta", "Delta": r"\Delta", "rho": r"\rho", "sigma": r"\sigma",
+                "alpha": r"\alpha", "lam": r"\lambda", "lambda": r"\lambda", "mu": r"\mu", "nu": r"\nu",
+                "tau": r"\tau", "omega": r"\omega", "xi": r"\xi"}
+
+
 def prose(s: str) -> str:
     """A line of Unicode prose as LaTeX: its maths in ``$...$``, the rest escaped text; ``**x**`` bold,
     ``*x*`` italic."""
-    if "**" in s:
-        parts = s.split("**")
-        return "".join(r"\textbf{%s}" % prose(p) if i % 2 else prose(p) for i, p in enumerate(parts))
+    m = re.search(r"(?<![\w)\]*])\*\*([A-Za-z][^*]*?)\*\*(?![\w(\[*])", s)
+    if m:  # **bold words** (a power ``x**2`` is not bold: see below)
+        return prose(s[: m.start()]) + r"\textbf{%s}" % prose(m.group(1)) + prose(s[m.end():])
+    if "**" in s:  # Python's power, as in "Delta**2/b**2"
+        s = s.replace("**", "^")
     m = re.search(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])", s)
     if m:
         return prose(s[: m.start()]) + r"\emph{%s}" % prose(m.group(1)) + prose(s[m.end():])
@@ -199,6 +213,12 @@ def prose(s: str) -> str:
             run.append(w)
         elif kinds[i] == "space" and run:
             run.append(w)
+        elif kinds[i] == "ident":
+            flush()
+            core = w.strip(_PUNCT)
+            start = w.index(core)
+            out.append(text_escape(w[:start]) + r"\texttt{%s}" % core.replace("_", r"\_\allowbreak{}")
+                       + text_escape(w[start + len(core):]))
         else:
             flush()
             out.append(text_escape(w))
@@ -318,10 +338,14 @@ def math(s: str) -> str:
                 out.append(r"\mathbb{E}")
             elif word in _FUNCTIONS:
                 out.append(_FUNCTIONS[word] + (" " if i + len(word) < n and s[i + len(word)].isalnum() else ""))
+            elif word == "N" and i + 1 < n and s[i + 1] == "(":  # the normal law, as the statements print it
+                out.append(r"\mathcal{N}")
             elif word in ("supp", "Var", "Lap", "Bern", "RR", "N", "sign"):
                 out.append(r"\mathrm{" + word + "}" if len(word) > 1 else word)
             elif word == "oo":
                 out.append(r"\infty")
+            elif word in _ASCII_GREEK:  # a symbol's ASCII name in maths ("Delta**2/b**2")
+                out.append(_ASCII_GREEK[word] + (" " if i + len(word) < n and s[i + len(word)].isalnum() else ""))
             elif len(word) > 2:
                 out.append(r"\text{" + word + "}")
             else:
