@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Iterable
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
+from cdpsym.expr.domains import as_expr
 from cdpsym.expr.symbols import LATEX_NAMES
 from cdpsym.render.layout import TEXT_WIDTH, width
 from cdpsym.render.prose import prose
@@ -58,7 +59,7 @@ def _symbol_name(s: sp.Symbol) -> str | None:
 
 def tex(expr: sp.Basic) -> str:
     """sympy's LaTeX with the project's symbol names (ε as ``\\varepsilon``, Δ …), natural log as ``\\log``."""
-    names = {s: n for s in getattr(expr, "free_symbols", ()) if (n := _symbol_name(s)) is not None}
+    names = {}
     for node in sp.preorder_traversal(expr) if isinstance(expr, sp.Basic) else ():  # bound variables too
         if isinstance(node, sp.Symbol) and node not in names and (n := _symbol_name(node)) is not None:
             names[node] = n
@@ -104,7 +105,7 @@ def justification_latex(why) -> str:
     if isinstance(why, K.IntervalBound):
         from cdpsym.proof.branch_and_bound import PRECISION
 
-        box = ", ".join(rf"{tex(v)}\in[{tex(sp.sympify(lo))},{tex(sp.sympify(hi))}]" for v, (lo, hi) in why.box.items())
+        box = ", ".join(rf"{tex(v)}\in[{tex(as_expr(lo))},{tex(as_expr(hi))}]" for v, (lo, hi) in why.box.items())
         return (r"\text{interval arithmetic (Arb ball arithmetic, %d-bit precision, at most %d boxes) on }"
                 % (PRECISION, why.max_boxes) + (box or r"\text{a box}"))
     if isinstance(why, K.Monotone):
@@ -447,7 +448,7 @@ def _implicit_conditions(why) -> list[str]:  # type: ignore[no-untyped-def]
 
     fact = why.fact
     names = {str(v): v for v in fact.variables}
-    mapping = {names[k]: sp.sympify(v) for k, v in why.inst.items() if k in names}
+    mapping = {names[k]: as_expr(v) for k, v in why.inst.items() if k in names}
     out = []
     for c in getattr(fact, "conditions", ()):
         if f"condition {c.plain()}" in why.given:

@@ -251,13 +251,3 @@ def _bound_in(target: sp.Basic, sub: sp.Basic) -> list:
         if isinstance(node, (sp.Sum, sp.Product, sp.Integral)):
             out += [lim[0] for lim in node.limits if lim[0] in sub.free_symbols and lim[0] not in out]
     return out
-
-
-def _binds_free(target: sp.Basic, sub: sp.Basic) -> bool:
-    """True when ``sub`` uses a variable bound inside ``target`` (a sum's index): naming it outside would
-    break the binding."""
-    bound = set()
-    for node in sp.preorder_traversal(target):
-        if isinstance(node, (sp.Sum, sp.Product, sp.Integral)):
-            bound |= {lim[0] for lim in node.limits}
-    return bool(sub.free_symbols & bound)
