@@ -50,6 +50,7 @@ MODULES = [
     "zcdp_of_pure_dp_sharp",
     "cdp_of_pure_dp_hoeffding",
     "subgaussian_concentration",
+    "subgaussian_variance",
     "subgaussian_sum",
     "cdp_composition",
     "approx_dp_of_cdp",

@@ -43,7 +43,7 @@ from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, canon, do
                                   finite_value, opaque_terms, prove_sign)
 from cdpsym.proof.crosscheck import cross_check
 from cdpsym.proof.kernel import (OPS, Algebra, Axiom, By, Chain, Fact, Hypothesis, IntervalBound, Induction,
-                                 Monotone, Numeric, Split, Rel, Sign, Specialize, Step, StepResult, Taylor, STATUS_ORDER, compose_ops,
+                                 LimitAtEnd, Monotone, Numeric, Split, Rel, Sign, Specialize, Step, StepResult, Taylor, STATUS_ORDER, compose_ops,
                                  implies_op, weakest)
 
 __all__ = ["register_axioms", "register_opaque", "foreign", "trusted_axioms", "is_trusted", "check_chain", "check_step", "symbolic_check",
@@ -146,6 +146,8 @@ KERNEL_RULES = {
     "induction": "induction on the positive integers",
     "interval": "Arb ball arithmetic (python-flint), outward-rounded enclosures",
     "monotone": "the mean value theorem (h continuous on [a, b), differentiable on (a, b), h' >= 0 gives h >= h(a))",
+    "limit": "passing to the limit in a non-strict inequality (c <= f(v) for every v in (a, b), f continuous on "
+             "[a, b): c <= f(a))",
 }
 
 # -- certificates: what only the core mints ---------------------------------------------------------
@@ -859,6 +861,57 @@ def _rule_monotone(why: Monotone, lhs, op, rhs, ctx, chain, stack) -> _Closed:
                    res.axioms, tuple(sorted({"monotone"} | set(res.rules))))
 
 
+def _rule_limit(why: LimitAtEnd, lhs, op, rhs, ctx, chain, stack) -> _Closed:
+    """limit: the chain so far holds for every value of a chain variable v in its domain, with no strict
+    step (a strict bound for every v gives only '<=' at the end); ``lhs = f(v)`` is continuous up to the
+    chosen end a of the domain, and ``rhs = f(a)``.  Establishes '<='."""
+    var, end = why.var, why.end
+    if end not in ("lo", "hi"):
+        return _fail(f"the end must be 'lo' or 'hi', not {end!r}")
+    if not isinstance(var, sp.Symbol) or var not in chain.variables:
+        return _fail(f"{var} is not a variable of this chain")
+    try:
+        start, steps = snapshot(chain)
+    except ProofError as exc:
+        return _fail(str(exc))
+    if start.has(var):
+        return _fail(f"the chain starts with {var}: the bound is not uniform in {var}")
+    mine = [n for n, (_, _, w) in enumerate(steps) if w is why]
+    if len(mine) != 1:
+        return _fail("this limit record must be used for exactly one step of its chain")
+    before = [o for o, _, _ in steps[:mine[0]]]
+    if "<" in before:
+        return _fail("a strict step precedes the limit: '<' for every v gives only '<=' at the end (claim '<=')")
+    dom = chain.variables[var]
+    if dom.integer:
+        return _fail(f"{var} ranges over integers: a limit needs a real variable")
+    a = dom.lo if end == "lo" else dom.hi
+    if a.is_finite is not True or a.has(var) or a.free_symbols & set(chain.variables):
+        return _fail(f"the {end} end of {var}'s domain, {dom.describe()}, is not a finite expression in the "
+                     f"outer variables")
+    others = {s: d for s, d in ctx.domains.items() if s != var}
+    if any(var in (d.lo.free_symbols | d.hi.free_symbols) for d in others.values()):
+        return _fail(f"another domain depends on {var}")
+    outer = Context(dict(others), tuple(f for f in ctx.facts if var not in _fact_free_symbols(f)))
+    if _empty(dom, Context(dict(others))) is not None:
+        return _fail(f"the domain of {var} may be empty or a single point")
+    if rhs.has(var):
+        return _fail(f"the limit {rhs} still mentions {var}")
+    if opaque_terms(lhs):
+        return _Closed("supported", None, "a limit needs a closed form f(v) (no opaque terms)")
+    w = sp.Dummy(f"{var}_end", real=True)  # var's own assumptions may exclude the end
+    closed_dom = (Interval(a, dom.hi, False, dom.right_open) if end == "lo"
+                  else Interval(dom.lo, a, dom.left_open, False))
+    ct = smooth(subst(lhs, {var: w}), w, Context({**others, w: closed_dom}), continuous_only=True)
+    if ct.ok is not True:
+        return _Closed("supported", None, f"{lhs} not shown continuous at {var} = {a}: {ct.detail}")
+    eqd = equivalent(subst(lhs, {var: a}), rhs, outer)
+    if eqd.ok is not True:
+        return _Closed(_status(eqd), None, f"f({var} = {a}) is not the next line: {eqd.detail}", point=eqd.point)
+    return _Closed("proved", "<=", f"{var} -> {a}: f continuous on {closed_dom.describe()}", rules=("limit",),
+                   shown=(rhs, rhs))
+
+
 def _rule_split(why: Split, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     """split: cases v <= at and v >= at of a real variable v, each closed by its own justification in the
     scope where v's domain is cut at ``at`` (a number strictly inside it).  Establishes the weaker of the
@@ -1263,6 +1316,9 @@ def _match(why: By, lhs, rhs, rel: Rel, ctx: Context) -> tuple[Decision, str | N
 
 
 def _congruence(inside, lhs, rhs, a, b, fop, ctx) -> tuple[Decision, str | None]:
+    w0, fw = inside
+    if fop != "=" and any(isinstance(e, _ops.Expect) and e.has(w0) for e in sp.preorder_traversal(fw)):
+        return _congruence_expect(inside, lhs, rhs, a, b, ctx)
     d, op = _congruence_finite(inside, lhs, rhs, a, b, fop, ctx)
     if d.ok is True and op is not None:
         w0, fw = inside
@@ -1279,6 +1335,49 @@ def _congruence(inside, lhs, rhs, a, b, fop, ctx) -> tuple[Decision, str | None]
                 return d, "<="
             return ext, None
     return d, op
+
+
+def _congruence_expect(inside, lhs, rhs, a, b, ctx) -> tuple[Decision, str | None]:
+    """Monotonicity of expectation as a context: ``F(w) = c E[H(w)] + d`` with ``c > 0`` and ``d`` finite
+    numbers and ``H`` non-decreasing (smooth, ``H' >= 0`` on the reals); the fact ``A <= B`` holds at every
+    outcome (a relation between random quantities is a statement about every outcome), so
+    ``H(A) <= H(B)`` everywhere, ``E[H(A)] <= E[H(B)]`` in the extended reals, and ``F(A) <= F(B)``.
+    Establishes '<=' only (a strict inequality at every outcome does not survive every expectation)."""
+    w0, fw = inside
+    if _possibly_infinite(a) or _possibly_infinite(b):
+        return Decision(None, "monotonicity of expectation needs a fact between real-valued quantities"), None
+    w = sp.Dummy("w", real=True)
+    fw = subst(fw, {w0: w})
+    found = {e for e in sp.preorder_traversal(fw) if isinstance(e, _ops.Expect) and e.has(w)}
+    if len(found) != 1:
+        return Decision(None, "the context must use its argument inside exactly one expectation"), None
+    (ew,) = found
+    z = sp.Dummy("z", real=True)
+    outer = fw.xreplace({ew: z})
+    if outer.has(w):
+        return Decision(None, "the context uses its argument outside the expectation"), None
+    slope = sp.diff(outer, z)
+    offset = sp.expand(outer - slope * z)
+    if slope.has(z) or offset.has(z) or opaque_terms(slope) or opaque_terms(offset):
+        return Decision(None, f"outside the expectation the context must be c*E[...] + d with numbers c, d; "
+                              f"got {outer}"), None
+    if not deterministic(slope) or not deterministic(offset) or prove_sign(slope, ctx, strict=True).ok is not True \
+            or finite_value(offset, ctx).ok is not True or finite_value(slope, ctx).ok is not True:
+        return Decision(None, f"the factor {slope} of the expectation is not shown a positive finite number, or the "
+                              f"offset {offset} finite"), None
+    h = ew.args[0]
+    wctx = ctx.extended({w: Interval()})
+    sm = smooth(h, w, wctx)
+    if sm.ok is not True:
+        return Decision(None, f"inside the expectation, not shown differentiable: {sm.detail}"), None
+    mono = prove_sign(sp.diff(h, w), wctx)
+    if mono.ok is not True:
+        return Decision(False if mono.ok is False else None,
+                        f"inside the expectation, not shown non-decreasing: {mono.detail}"), None
+    d = _both(equivalent(lhs, subst(fw, {w: a}), ctx), equivalent(rhs, subst(fw, {w: b}), ctx))
+    if d.ok is not True:
+        return d, None
+    return d, "<="
 
 
 def _congruence_finite(inside, lhs, rhs, a, b, fop, ctx) -> tuple[Decision, str | None]:
@@ -1341,7 +1440,8 @@ def _both(d1: Decision, d2: Decision) -> Decision:
 
 _RULES = {Algebra: _rule_identity, Sign: _rule_sign, By: _rule_instance, Specialize: _rule_specialize,
           Taylor: _rule_taylor, Induction: _rule_induction, IntervalBound: _rule_interval, Numeric: _rule_numeric,
-          Monotone: _rule_monotone, Split: _rule_split}
+          Monotone: _rule_monotone, Split: _rule_split,
+          LimitAtEnd: _rule_limit}
 
 
 # -- parts and theorems --------------------------------------------------------------------------------------

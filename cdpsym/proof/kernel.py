@@ -271,6 +271,22 @@ class Split(Justification):
     method = "split"
 
 
+@dataclass(frozen=True)
+class LimitAtEnd(Justification):
+    """Pass to the limit at an end of a chain variable's domain: the chain so far shows ``start <= f(var)``
+    for every ``var`` of the domain, ``f`` is continuous up to that end, so ``start <= f(end)``."""
+
+    var: sp.Symbol
+    end: str = "lo"
+    method = "limit"
+
+
+def limit(var: sp.Symbol, end: str = "lo") -> LimitAtEnd:
+    """``f(var) <= f(a)`` as the last use of the chain variable ``var``: ``a`` is the lower (``end="lo"``) or
+    upper (``end="hi"``) end of its domain; the chain's start must not mention ``var``."""
+    return LimitAtEnd(var, end)
+
+
 def split(var: sp.Symbol, at: object, below: "Justification", above: "Justification") -> Split:
     return Split(var, as_expr(at), below, above)
 
