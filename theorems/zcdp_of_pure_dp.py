@@ -125,6 +125,7 @@ def make(rho: sp.Expr = RHO) -> Theorem:
         .eq(_c1 * KL(P, Q) + _c0, by(kl_is_mean_loss))
         .le(_c1 * SHARP + _c0, by(kl_of_pure_dp.part("sharp"), inside=lambda w: _c1 * w + _c0))
         .eq(RR_MGF, algebra("the MGF of randomized response"))
+        .eq(sp.exp(_w * G + (1 - _w) * G), algebra("G = wG + (1 - w)G with w = (lam + 1)/(2 lam + 1)"))
         .le(sp.exp(_w * AT_ZERO + (1 - _w) * G), by(at_zero, inside=lambda u: sp.exp(_w * u + (1 - _w) * G)))
         .le(sp.exp(_w * AT_ZERO + (1 - _w) * AT_MINUS_ONE),
             by(at_minus_one, inside=lambda u: sp.exp(_w * AT_ZERO + (1 - _w) * u)))
