@@ -24,10 +24,9 @@ re-deriving the divergence.
 
 Proofs (both without sympy's integrator):
 
-* part ``renyi`` (R-C1, the density route): expand the definition, **complete
-  the square** in the exponent, pull the constant out, the **Gaussian
-  integral** is 1.  (The first five steps of ``gaussian_zcdp``'s chain are the
-  same derivation; that module predates this one and keeps its own copy.)
+* part ``renyi`` (R-C1, the density route): the lemma ``gaussian_renyi_divergence`` of ``gaussian_zcdp``
+  (expand the definition, **complete the square** in the exponent, pull the
+  constant out, the **Gaussian integral** is 1), cited.
 * part ``mgf`` (the loss route, REFERENCE R-C1 "equivalently"): the loss is
   linear in the noise, :math:`L=\frac{(\mu-\nu)^2}{2\sigma^2}+\frac{\mu-\nu}{\sigma}Z`
   (``gaussian_privacy_loss``); **linearity of expectation** and the **standard
@@ -53,30 +52,21 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from cdpsym.expr import L, alpha, greater_than, mu, nu, positive, real, sigma, y
-from cdpsym.expr.operators import Expect, Normal, Renyi, normal_density
+from cdpsym.expr import L, alpha, greater_than, mu, nu, positive, real, sigma
+from cdpsym.expr.operators import Expect, Normal, Renyi
 from cdpsym.proof import Chain, Part, Theorem, algebra, by, eq
-from theorems.foundations import gaussian_integral, renyi_gaussian_definition
 from theorems.foundations_composition import Z, normal_expectation, standard_normal_mgf
 from theorems.foundations_convexity import expectation_affine
 from theorems.gaussian_cdp import A0, C0, LINEAR, gaussian_pair, privacy_loss
-from theorems.gaussian_zcdp import _renyi_by_quadrature
+from theorems.gaussian_zcdp import DIVERGENCE as GAUSSIAN_DIVERGENCE
+from theorems.gaussian_zcdp import renyi_truth as _renyi_truth
+from theorems.gaussian_zcdp import gaussian_renyi_divergence
 
 __all__ = ["theorem", "make", "DIVERGENCE", "RENYI", "MGF"]
 
-DIVERGENCE = alpha * (mu - nu) ** 2 / (2 * sigma ** 2)
+DIVERGENCE = GAUSSIAN_DIVERGENCE
 RENYI = Renyi(alpha, Normal(mu, sigma), Normal(nu, sigma))
 MGF = Expect(sp.exp((alpha - 1) * L))
-
-
-def _renyi_truth(v, dps):
-    """``gaussian_zcdp``'s quadrature of the definition, with enough extra digits that a divergence of size
-    (μ − ν)² keeps ``dps`` significant ones (the moment is 1 + O((μ − ν)²), its log cancels)."""
-    gap = abs(v[mu] - v[nu]) / v[sigma]
-    extra = 20 + (min(4000, int(-2 * mpmath.log10(gap)) + 10) if 0 < gap < 1 else 0)
-    with mpmath.workdps(dps + extra):
-        (name, value), = _renyi_by_quadrature(v, dps + extra)
-    return [(name, +value)]
 
 
 def _mgf_truth(v, dps):
@@ -98,19 +88,9 @@ def _mgf_truth(v, dps):
 
 def make(divergence: sp.Expr = DIVERGENCE) -> Theorem:
     """The three parts with the claimed divergence ``divergence`` (tests build mutants with a wrong one)."""
-    centre = alpha * mu + (1 - alpha) * nu
-    c = alpha * (alpha - 1) * (mu - nu) ** 2 / (2 * sigma ** 2)
-    inf = sp.oo
     renyi_proof = (
         Chain(RENYI)
-        .eq(sp.log(sp.Integral(normal_density(y, mu, sigma) ** alpha * normal_density(y, nu, sigma) ** (1 - alpha),
-                               (y, -inf, inf))) / (alpha - 1),
-            by(renyi_gaussian_definition))
-        .eq(sp.log(sp.Integral(sp.exp(c) * normal_density(y, centre, sigma), (y, -inf, inf))) / (alpha - 1),
-            algebra("complete the square in y"))
-        .eq(sp.log(sp.exp(c) * sp.Integral(normal_density(y, centre, sigma), (y, -inf, inf))) / (alpha - 1),
-            algebra("a constant factor leaves the integral"))
-        .eq(sp.log(sp.exp(c)) / (alpha - 1), by(gaussian_integral, m=centre, s=sigma))
+        .eq(GAUSSIAN_DIVERGENCE, by(gaussian_renyi_divergence))
         .eq(divergence, algebra())
     )
     renyi = Part("renyi", eq(RENYI, divergence), title="the Rényi divergence of two Gaussians with equal variance",

@@ -29,10 +29,10 @@ import sympy as sp
 
 from cdpsym.expr import alpha, greater_than, mu, nu, positive, real, sensitivity, sigma, y
 from cdpsym.expr.operators import Normal, Renyi, normal_density
-from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, le
+from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, eq, le
 from theorems.foundations import gaussian_integral, renyi_gaussian_definition
 
-__all__ = ["theorem", "make", "mutants", "RHO"]
+__all__ = ["theorem", "make", "mutants", "RHO", "DIVERGENCE", "LEMMAS", "gaussian_renyi_divergence", "renyi_truth"]
 
 RHO = sensitivity ** 2 / (2 * sigma ** 2)
 
@@ -59,8 +59,22 @@ def _renyi_by_quadrature(v, dps):
     return [("Gaussian pair, quadrature", mpmath.log(moment) / (a - 1))]
 
 
-def make(rho: sp.Expr = RHO) -> Theorem:
-    """The theorem with the zCDP parameter ``rho`` (tests build mutants with a wrong ``rho``)."""
+def renyi_truth(v, dps):
+    """The quadrature of the definition, with enough extra digits that a divergence of size
+    (μ − ν)² keeps ``dps`` significant ones (the moment is 1 + O((μ − ν)²), its log cancels)."""
+    gap = abs(v[mu] - v[nu]) / v[sigma]
+    extra = 20 + (min(4000, int(-2 * mpmath.log10(gap)) + 10) if 0 < gap < 1 else 0)
+    with mpmath.workdps(dps + extra):
+        (name, value), = _renyi_by_quadrature(v, dps + extra)
+    return [(name, +value)]
+
+
+#: the exact Rényi divergence of two Gaussians with equal variance (part ``renyi``)
+DIVERGENCE = alpha * (mu - nu) ** 2 / (2 * sigma ** 2)
+
+
+def _renyi_lemma() -> Theorem:
+    """``D_α(N(μ, σ²) ‖ N(ν, σ²)) = α(μ − ν)²/(2σ²)``: the definition, the square completed, the Gaussian integral."""
     D = Renyi(alpha, Normal(mu, sigma), Normal(nu, sigma))
     centre = alpha * mu + (1 - alpha) * nu
     c = alpha * (alpha - 1) * (mu - nu) ** 2 / (2 * sigma ** 2)
@@ -75,7 +89,33 @@ def make(rho: sp.Expr = RHO) -> Theorem:
         .eq(sp.log(sp.exp(c) * sp.Integral(normal_density(y, centre, sigma), (y, -inf, inf))) / (alpha - 1),
             algebra("a constant factor leaves the integral"))
         .eq(sp.log(sp.exp(c)) / (alpha - 1), by(gaussian_integral, m=centre, s=sigma))
-        .eq(alpha * (mu - nu) ** 2 / (2 * sigma ** 2), algebra())
+        .eq(DIVERGENCE, algebra())
+    )
+    return Theorem(
+        name="gaussian_renyi_divergence",
+        reference="",
+        source="Mironov 2017, Prop 7, arXiv:1702.07476v3 (the density route)",
+        title="Rényi divergence of two Gaussians with equal variance",
+        variables={sigma: positive(sample_lo=0.1, sample_hi=10), alpha: greater_than(1, sample_lo=1.0001, sample_hi=30),
+                   mu: real(sample_lo=-5, sample_hi=5), nu: real(sample_lo=-5, sample_hi=5)},
+        parts=(Part("main", eq(D, DIVERGENCE), proof=proof, ground_truth=renyi_truth),),
+        numeric_points=({"sigma": "0.7", "alpha": "2.5", "mu": "0", "nu": "1.3"},
+                        {"sigma": "3", "alpha": "1.5", "mu": "0.5", "nu": "-0.5"}),
+        property_examples=10,
+        tight="an identity.",
+    )
+
+
+gaussian_renyi_divergence = _renyi_lemma()
+LEMMAS = [gaussian_renyi_divergence]
+
+
+def make(rho: sp.Expr = RHO) -> Theorem:
+    """The theorem with the zCDP parameter ``rho`` (tests build mutants with a wrong ``rho``)."""
+    D = Renyi(alpha, Normal(mu, sigma), Normal(nu, sigma))
+    proof = (
+        Chain(D)
+        .eq(DIVERGENCE, by(gaussian_renyi_divergence))
         .le(alpha * rho, by(shift, inside=lambda w: alpha * w / (2 * sigma ** 2)))
     )
     return Theorem(

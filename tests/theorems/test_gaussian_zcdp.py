@@ -14,13 +14,23 @@ def test_gaussian_zcdp_is_proved_by_all_three_checks():
     assert report.verdict == "proved"
     checks = report.checks
     assert checks["symbolic"]["status"] == "proved"
-    assert checks["symbolic"]["steps_checked"] == 6
+    assert checks["symbolic"]["steps_checked"] == 2  # the divergence (the cited lemma), then the sensitivity
+    assert [s["method"] for s in checks["symbolic"]["steps"]] == ["by:gaussian_renyi_divergence", "by:sensitivity"]
     assert set(checks["symbolic"]["trusted_axioms"]) == {"gaussian_integral", "renyi_divergence_definition"}
     assert checks["numeric"]["status"] == "passed"
     # tight at the sensitivity: quadrature of the definition agrees with the bound to ~50 digits
     tight = [c for c in checks["numeric"]["comparisons"] if c["digits"] is not None]
     assert tight and min(c["digits"] for c in tight) >= 40
     assert checks["property"]["status"] == "passed"
+
+
+def test_the_divergence_lemma_is_proved_with_its_own_checks():
+    from theorems.gaussian_zcdp import gaussian_renyi_divergence
+
+    report = gaussian_renyi_divergence.verify(property_examples=5)
+    assert report.verdict == "proved"
+    assert report.checks["symbolic"]["steps_checked"] == 5
+    assert set(report.checks["symbolic"]["trusted_axioms"]) == {"gaussian_integral", "renyi_divergence_definition"}
 
 
 def test_gaussian_renyi_quadrature_matches_the_published_value():
