@@ -32,7 +32,7 @@ from cdpsym.expr.operators import Normal, Renyi, normal_density
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, eq, le
 from theorems.foundations import gaussian_integral, renyi_gaussian_definition
 
-__all__ = ["theorem", "make", "mutants", "RHO", "DIVERGENCE", "LEMMAS", "gaussian_renyi_divergence", "renyi_truth"]
+__all__ = ["theorem", "make", "mutants", "RHO", "DIVERGENCE", "LEMMAS", "gaussian_renyi_divergence", "renyi_truth", "make_renyi_lemma"]
 
 RHO = sensitivity ** 2 / (2 * sigma ** 2)
 
@@ -73,7 +73,7 @@ def renyi_truth(v, dps):
 DIVERGENCE = alpha * (mu - nu) ** 2 / (2 * sigma ** 2)
 
 
-def _renyi_lemma() -> Theorem:
+def make_renyi_lemma(divergence: sp.Expr = DIVERGENCE) -> Theorem:
     """``D_α(N(μ, σ²) ‖ N(ν, σ²)) = α(μ − ν)²/(2σ²)``: the definition, the square completed, the Gaussian integral."""
     D = Renyi(alpha, Normal(mu, sigma), Normal(nu, sigma))
     centre = alpha * mu + (1 - alpha) * nu
@@ -89,7 +89,7 @@ def _renyi_lemma() -> Theorem:
         .eq(sp.log(sp.exp(c) * sp.Integral(normal_density(y, centre, sigma), (y, -inf, inf))) / (alpha - 1),
             algebra("a constant factor leaves the integral"))
         .eq(sp.log(sp.exp(c)) / (alpha - 1), by(gaussian_integral, m=centre, s=sigma))
-        .eq(DIVERGENCE, algebra())
+        .eq(divergence, algebra())
     )
     return Theorem(
         name="gaussian_renyi_divergence",
@@ -98,7 +98,7 @@ def _renyi_lemma() -> Theorem:
         title="Rényi divergence of two Gaussians with equal variance",
         variables={sigma: positive(sample_lo=0.1, sample_hi=10), alpha: greater_than(1, sample_lo=1.0001, sample_hi=30),
                    mu: real(sample_lo=-5, sample_hi=5), nu: real(sample_lo=-5, sample_hi=5)},
-        parts=(Part("main", eq(D, DIVERGENCE), proof=proof, ground_truth=renyi_truth),),
+        parts=(Part("main", eq(D, divergence), proof=proof, ground_truth=renyi_truth),),
         numeric_points=({"sigma": "0.7", "alpha": "2.5", "mu": "0", "nu": "1.3"},
                         {"sigma": "3", "alpha": "1.5", "mu": "0.5", "nu": "-0.5"}),
         property_examples=10,
@@ -106,7 +106,7 @@ def _renyi_lemma() -> Theorem:
     )
 
 
-gaussian_renyi_divergence = _renyi_lemma()
+gaussian_renyi_divergence = make_renyi_lemma()
 LEMMAS = [gaussian_renyi_divergence]
 
 
@@ -162,4 +162,6 @@ def mutants() -> list[tuple[str, Theorem]]:
         ("ρ = Δ²/(3σ²): the constant 1/2 scaled to 1/3", make(rho=sensitivity ** 2 / (3 * sigma ** 2))),
         ("ρ = Δ/(2σ²): the square on Δ dropped", make(rho=sensitivity / (2 * sigma ** 2))),
         ("ρ = Δ²/(2σ): the square on σ dropped", make(rho=sensitivity ** 2 / (2 * sigma))),
+        ("D_α = α(μ − ν)²/(4σ²): the divergence halved", make_renyi_lemma(alpha * (mu - nu) ** 2 / (4 * sigma ** 2))),
+        ("D_α = (μ − ν)²/(2σ²): the factor α dropped", make_renyi_lemma((mu - nu) ** 2 / (2 * sigma ** 2))),
     ]

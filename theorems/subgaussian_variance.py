@@ -36,8 +36,8 @@ in :math:`[0,\infty]`).
 References
 ----------
 * Dwork & Rothblum 2016, Fact 2.1, arXiv:1603.01887v2.
-* Billingsley, *Probability and Measure*, 3rd ed., Thm 16.1 and §16 (the integral of non-negative functions is
-  additive and monotone).
+* Billingsley, *Probability and Measure*, 3rd ed., §16 (the integral of non-negative functions is additive and
+  monotone).
 """
 
 from __future__ import annotations
@@ -65,8 +65,8 @@ lam = sp.Symbol("eta", positive=True)
 expectation_sum_nonnegative = Axiom(
     name="expectation_sum_nonnegative",
     title="**additivity of expectation** for non-negative random variables: E[Y_1 + Y_2] = E[Y_1] + E[Y_2]",
-    citation="Billingsley, *Probability and Measure*, 3rd ed., Thm 16.1 (the integral of non-negative functions "
-             "is additive, values in [0, oo])",
+    citation="Billingsley, *Probability and Measure*, 3rd ed., §16 (linearity of the integral of non-negative "
+             "functions, values in [0, oo])",
     relation=eq(Expect(Y1 + Y2), Expect(Y1) + Expect(Y2)),
     variables={Y1: real(), Y2: real()},
     conditions=(le(0, Y1), le(0, Y2)),
@@ -79,45 +79,70 @@ AXIOMS = [expectation_sum_nonnegative]
 # -- three elementary lemmas -------------------------------------------------------------------------------------------
 
 _C = X ** 2 - sp.exp(X) - sp.exp(-X)  # g(X) for Taylor: g(0) = -2, g'(0) = 0, g'' = 2 - e^X - e^-X <= 0
-_taylor_part = Part("taylor", le(_C, -2),
-                    proof=Chain(_C).le(sp.S(-2), taylor(lambda h: h ** 2 - sp.exp(h) - sp.exp(-h), X, 0)))
-cosh_quadratic_bound = Theorem(
-    name="cosh_quadratic_bound", reference="", source="elementary calculus (Taylor's theorem)",
-    title="quadratic lower bound of the hyperbolic cosine",
-    variables={X: real(sample_lo=-8, sample_hi=8)},
-    parts=(_taylor_part,
-           Part("main", le(X ** 2, sp.exp(X) + sp.exp(-X) - 2),
-                proof=(Chain(X ** 2).eq(_C + sp.exp(X) + sp.exp(-X), algebra())
-                       .le(-2 + sp.exp(X) + sp.exp(-X), by(_taylor_part, inside=lambda w: w + sp.exp(X) + sp.exp(-X)))
-                       .eq(sp.exp(X) + sp.exp(-X) - 2, algebra())))),
-    numeric_points=({"X": "0.7"}, {"X": "-2"}, {"X": "1e-3"}),
-    property_examples=20,
-)
-
+_COSH = sp.exp(X) + sp.exp(-X) - 2
 _T = X - sp.exp(X)  # g(0) = -1, g'(0) = 0, g'' = -e^X <= 0
-_tangent_part = Part("taylor", le(_T, -1), proof=Chain(_T).le(sp.S(-1), taylor(lambda h: h - sp.exp(h), X, 0)))
-exp_tangent_bound = Theorem(
-    name="exp_tangent_bound", reference="", source="elementary calculus (Taylor's theorem)",
-    title="the tangent of the exponential at 0 lies below it",
-    variables={X: real(sample_lo=-8, sample_hi=8)},
-    parts=(_tangent_part,
-           Part("main", le(X, sp.exp(X) - 1),
-                proof=(Chain(X).eq(_T + sp.exp(X), algebra())
-                       .le(-1 + sp.exp(X), by(_tangent_part, inside=lambda w: w + sp.exp(X)))
-                       .eq(sp.exp(X) - 1, algebra())))),
-    numeric_points=({"X": "0.7"}, {"X": "-2"}, {"X": "1e-3"}),
-    property_examples=20,
-)
+_POINTS_X = ({"X": "0.7"}, {"X": "-2"}, {"X": "1e-3"})
 
-expm1_bound = Theorem(
-    name="expm1_bound", reference="", source="elementary calculus (the mean value theorem)",
-    title="the exponential minus one is at most u times the exponential",
-    variables={u: nonnegative(sample_hi=20)},
-    parts=(Part("main", le(sp.exp(u) - 1, u * sp.exp(u)), proof=Chain(sp.exp(u) - 1).le(u * sp.exp(u), monotone(u))),),
-    numeric_points=({"u": "0"}, {"u": "0.5"}, {"u": "7"}),
-    property_examples=20,
-)
 
+def _at_x(f):
+    """A ground truth: the left side at the point, evaluated by mpmath from its definition."""
+    return lambda v, dps: [("mpmath", f(v[X]))]
+
+
+def make_cosh_lemma(bound: sp.Expr = _COSH) -> Theorem:
+    """``X² <= bound`` (the library lemma has ``e^X + e^-X - 2``)."""
+    taylor_part = Part("taylor", le(_C, -2),
+                       proof=Chain(_C).le(sp.S(-2), taylor(lambda h: h ** 2 - sp.exp(h) - sp.exp(-h), X, 0)),
+                       ground_truth=_at_x(lambda x: x ** 2 - 2 * mpmath.cosh(x)))
+    return Theorem(
+        name="cosh_quadratic_bound", reference="", source="elementary calculus (Taylor's theorem)",
+        title="quadratic lower bound of the hyperbolic cosine",
+        variables={X: real(sample_lo=-8, sample_hi=8)},
+        parts=(taylor_part,
+               Part("main", le(X ** 2, bound),
+                    proof=(Chain(X ** 2).eq(_C + sp.exp(X) + sp.exp(-X), algebra())
+                           .le(-2 + sp.exp(X) + sp.exp(-X),
+                               by(taylor_part, inside=lambda w: w + sp.exp(X) + sp.exp(-X)))
+                           .eq(bound, algebra())),
+                    ground_truth=_at_x(lambda x: x ** 2))),
+        numeric_points=_POINTS_X, property_examples=20,
+    )
+
+
+def make_tangent_lemma(bound: sp.Expr = sp.exp(X) - 1) -> Theorem:
+    """``X <= bound`` (the library lemma has ``e^X - 1``)."""
+    taylor_part = Part("taylor", le(_T, -1), proof=Chain(_T).le(sp.S(-1), taylor(lambda h: h - sp.exp(h), X, 0)),
+                       ground_truth=_at_x(lambda x: x - mpmath.exp(x)))
+    return Theorem(
+        name="exp_tangent_bound", reference="", source="elementary calculus (Taylor's theorem)",
+        title="the tangent of the exponential at 0 lies below it",
+        variables={X: real(sample_lo=-8, sample_hi=8)},
+        parts=(taylor_part,
+               Part("main", le(X, bound),
+                    proof=(Chain(X).eq(_T + sp.exp(X), algebra())
+                           .le(-1 + sp.exp(X), by(taylor_part, inside=lambda w: w + sp.exp(X)))
+                           .eq(bound, algebra())),
+                    ground_truth=_at_x(lambda x: x))),
+        numeric_points=_POINTS_X, property_examples=20,
+    )
+
+
+def make_expm1_lemma(bound: sp.Expr = u * sp.exp(u)) -> Theorem:
+    """``e^u - 1 <= bound`` for u >= 0 (the library lemma has ``u e^u``)."""
+    return Theorem(
+        name="expm1_bound", reference="", source="elementary calculus (the mean value theorem)",
+        title="the exponential minus one is at most u times the exponential",
+        variables={u: nonnegative(sample_hi=20)},
+        parts=(Part("main", le(sp.exp(u) - 1, bound), proof=Chain(sp.exp(u) - 1).le(bound, monotone(u)),
+                    ground_truth=lambda v, dps: [("mpmath expm1", mpmath.expm1(v[u]))]),),
+        numeric_points=({"u": "0"}, {"u": "0.5"}, {"u": "7"}),
+        property_examples=20,
+    )
+
+
+cosh_quadratic_bound = make_cosh_lemma()
+exp_tangent_bound = make_tangent_lemma()
+expm1_bound = make_expm1_lemma()
 LEMMAS = [cosh_quadratic_bound, exp_tangent_bound, expm1_bound]
 
 
@@ -213,4 +238,7 @@ def mutants() -> list[tuple[str, Theorem]]:
         ("E[X²] <= τ²/2: the variance bound halved", make(second_moment=tau ** 2 / 2)),
         ("E[X²] <= τ: the square dropped", make(second_moment=tau)),
         ("E[X] <= −τ/10: a negative mean", make(mean=-tau / 10)),
+        ("X² <= (e^X + e^−X − 2)/2: the cosh bound halved", make_cosh_lemma(_COSH / 2)),
+        ("X <= (e^X − 1)/2: the tangent bound halved", make_tangent_lemma((sp.exp(X) - 1) / 2)),
+        ("e^u − 1 <= u e^u/2: halved", make_expm1_lemma(u * sp.exp(u) / 2)),
     ]
