@@ -66,17 +66,22 @@ from theorems.foundations_composition import D, L_k, Pk, Qk, S, tail_condition_c
 from theorems.kl_of_pure_dp import pure_dp, same_support
 from theorems.subgaussian_concentration import theorem as subgaussian_concentration
 
-__all__ = ["theorem", "make", "mutants", "EPS_PRIME", "MEAN_TERM"]
+__all__ = ["theorem", "make", "mutants", "composition_proof", "EPS_PRIME", "MEAN_TERM"]
 
 MU = eps * (sp.exp(eps) - 1) / 2  # DR16 Thm 3.5: the mean of an ε-DP step
 MEAN_TERM = k * MU
 EPS_PRIME = sp.sqrt(2 * k * sp.log(1 / delta_p)) * eps + MEAN_TERM
 
 
-def _cdp_given():
-    """Every step is (μ, ε)-CDP: cdp_composition's class hypotheses, from cdp_of_pure_dp_hoeffding."""
+def _cdp_given(mean: Chain | None = None):
+    """Every step is (μ, ε)-CDP: cdp_composition's class hypotheses, from cdp_of_pure_dp_hoeffding.
+
+    ``mean``: a chain ``E[L] <= μ`` for another per-step mean μ (default: μ = ε(e^ε − 1)/2).
+    """
+    if mean is None:
+        mean = Chain(Expect(L)).le(MU, by(cdp_of_pure_dp.part("mean"), eps=eps))
     return {
-        "cdp_mean": Chain(Expect(L)).le(MU, by(cdp_of_pure_dp.part("mean"), eps=eps)),
+        "cdp_mean": mean,
         "cdp_subgaussian": Chain(Expect(sp.exp(lam * (L - Expect(L))))).le(
             sp.exp(lam ** 2 * eps ** 2 / 2), by(cdp_of_pure_dp.part("subgaussian"), eps=eps, lam=lam)),
     }
@@ -94,33 +99,45 @@ def _ground_truth(statement_eps):
     return truth
 
 
-def make(mean_term: sp.Expr = MEAN_TERM) -> Theorem:
-    """The theorem with the claimed mean term (tests build the mutant with kε(e^ε−1)/4)."""
-    eps_prime = sp.sqrt(2 * k * sp.log(1 / delta_p)) * eps + mean_term
+def composition_proof(eps_prime: sp.Expr, mu: sp.Expr = MU, mean: Chain | None = None) -> Chain:
+    """DR16's chain ``δ_{P^(k)‖Q^(k)}(ε') <= ... = δ'`` for steps that are (μ, ε)-CDP.
+
+    ``mean`` is a chain ``E[L] <= mu`` (default: cdp_of_pure_dp_hoeffding's, μ = ε(e^ε − 1)/2); the last
+    (algebra) step closes only when ``ε' = √(2k log(1/δ'))ε + kμ``.
+    """
+    mean_term = k * mu
     start = HockeyStick(eps_prime, Pk(k), Qk(k))
-    cdp = dict(k=k, mu=MU, tau=eps)
+    cdp = dict(k=k, mu=mu, tau=eps)
     subgaussian_sk = (
         Chain(Expect(sp.exp(lam * S(k))), variables={lam: real()})
         .le(sp.exp(k * lam ** 2 * eps ** 2 / 2),
-            by(cdp_composition.part("subgaussian"), lam=lam, given=_cdp_given(), **cdp))
+            by(cdp_composition.part("subgaussian"), lam=lam, given=_cdp_given(mean), **cdp))
     )
-    margin = eps_prime - MEAN_TERM  # = t·√k·ε with t = √(2 log(1/δ')) for the stated ε'
+    margin = eps_prime - mean_term  # = t·√k·ε with t = √(2 log(1/δ')) for the stated ε'
     proof = (
         Chain(start)
         .le(Prob(sp.StrictGreaterThan(L_k(k), eps_prime)), by(tail_condition_composed, eps=eps_prime, k=k))
         .eq(Prob(sp.StrictGreaterThan(D(k) + S(k), eps_prime)),
-            by(cdp_composition.part("decomposition"), given=_cdp_given(),
+            by(cdp_composition.part("decomposition"), given=_cdp_given(mean),
                inside=lambda w: Prob(sp.StrictGreaterThan(w + D(k) + S(k), eps_prime)), **cdp))
-        .le(Prob(sp.StrictGreaterThan(D(k), MEAN_TERM)) + Prob(sp.StrictGreaterThan(S(k), margin)),
-            by(union_bound, Y_1=D(k), Y_2=S(k), a=MEAN_TERM, b=margin))
+        .le(Prob(sp.StrictGreaterThan(D(k), mean_term)) + Prob(sp.StrictGreaterThan(S(k), margin)),
+            by(union_bound, Y_1=D(k), Y_2=S(k), a=mean_term, b=margin))
         .le(Prob(sp.StrictGreaterThan(S(k), margin)),
-            by(cdp_composition.part("drift"), given=_cdp_given(),
+            by(cdp_composition.part("drift"), given=_cdp_given(mean),
                inside=lambda w: w + Prob(sp.StrictGreaterThan(S(k), margin)), **cdp))
         .le(sp.exp(-(margin / (sp.sqrt(k) * eps)) ** 2 / 2),
             by(subgaussian_concentration.part("upper"), X=S(k), tau=sp.sqrt(k) * eps, t=margin / (sp.sqrt(k) * eps),
                given={"subgaussian": subgaussian_sk}))
         .eq(delta_p, algebra("t = √(2 log(1/δ')): e^{-t²/2} = δ'"))
     )
+    return proof
+
+
+def make(mean_term: sp.Expr = MEAN_TERM) -> Theorem:
+    """The theorem with the claimed mean term (tests build the mutant with kε(e^ε−1)/4)."""
+    eps_prime = sp.sqrt(2 * k * sp.log(1 / delta_p)) * eps + mean_term
+    start = HockeyStick(eps_prime, Pk(k), Qk(k))
+    proof = composition_proof(eps_prime)
     return Theorem(
         name="approx_dp_advanced_composition",
         reference="R-B1",
