@@ -27,7 +27,7 @@ from sympy.core.function import AppliedUndef
 from sympy.core.relational import Relational
 
 from cdpsym.errors import ProofError
-from cdpsym.expr.domains import Interval
+from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import MPContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
 from cdpsym.expr.symbols import is_random_symbol
@@ -87,8 +87,9 @@ class Context:
         deps = dom.lo.free_symbols | dom.hi.free_symbols
         return 1 + max((self._depth(d, seen | {s}) for d in deps), default=-1) if deps else 0
 
-    def reparametrize(self, expr: sp.Expr) -> sp.Expr:
-        """Substitute every domain symbol by a parametrization of its domain (dependents first)."""
+    def reparametrize(self, expr: sp.Expr, closed_rational: bool = False) -> sp.Expr:
+        """Substitute every domain symbol by a parametrization of its domain (dependents first); see
+        :meth:`Interval.reparametrize` for ``closed_rational``."""
         symbols = set(expr.free_symbols)
         grew = True
         while grew:
@@ -103,7 +104,7 @@ class Context:
         for s in sorted(symbols, key=lambda s: (-self._depth(s), str(s))):
             dom = self.domains.get(s)  # type: ignore[call-overload]
             if dom is not None:
-                expr = expr.xreplace({s: dom.reparametrize(s)})
+                expr = expr.xreplace({s: dom.reparametrize(s, closed_rational)})
         return expr
 
     def sample(self, symbols: set[sp.Basic], rng: random.Random) -> dict[sp.Basic, mpmath.mpf]:
@@ -178,6 +179,25 @@ _SIGN_KEYS = ("positive", "nonnegative", "negative", "nonpositive", "nonzero", "
 _DECLARED: set = set()
 
 
+def deterministic(value: sp.Expr) -> bool:
+    """A number rather than a random quantity: outside the opaque operators that are numbers (E[...], Pr[...],
+    D(P||Q), ...) it names no random-variable symbol, no sequence of random variables (undefined functions), no
+    indicator ``1[event]`` and no privacy loss ``L_{P||Q}`` (those two are random variables)."""
+    from cdpsym.expr import operators as ops
+
+    stack = [as_expr(value)]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ops.Indicator, ops.PrivacyLoss)):
+            return False
+        if isinstance(n, ops.Opaque):
+            continue
+        if isinstance(n, AppliedUndef) or (n.is_Symbol and is_random_symbol(n)):
+            return False
+        stack.extend(n.args)
+    return True
+
+
 def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
     """Refuse a declaration ``v in dom`` whose symbol carries sympy assumptions the domain does not imply.
 
@@ -192,6 +212,9 @@ def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
     ends = (dom.lo, dom.hi)
     if any(e.has(sp.nan, sp.zoo) for e in ends) or dom.lo is sp.S.Infinity or dom.hi is sp.S.NegativeInfinity:
         raise ProofError(f"the domain of {v} has a non-finite or undefined endpoint: {dom.describe()}")
+    if not is_random_symbol(v) and not all(deterministic(e) for e in ends):
+        raise ProofError(f"the domain of {v}, {dom.describe()}, names a random quantity: {v} stands for a number, "
+                         f"so its range must be numbers")
     free = dom.lo.free_symbols | dom.hi.free_symbols
     if v in free:
         raise ProofError(f"the domain of {v} mentions {v} itself: {dom.describe()}")
@@ -752,4 +775,11 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             continue
         if getattr(cand, f"is_{want}"):
             return Decision(True, f"sympy: {want} after reparametrizing the domains")
+    # closed finite domains: their symbols were kept (only their assumptions used); try the rational cover
+    closed = ctx.reparametrize(ea, closed_rational=True)
+    if closed != er:
+        for fn in (lambda x: x, sp.factor, sp.together):
+            cand = _try(fn, closed)
+            if cand is not None and getattr(cand, f"is_{want}"):
+                return Decision(True, f"sympy: {want} after a rational cover of the closed domains")
     return Decision(None, f"sign not decided symbolically ({want} at {samples} sample points)")

@@ -39,7 +39,8 @@ from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
 from cdpsym.expr.symbols import is_random_symbol
-from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, canon, domain_key, equivalent, extended_agree,
+from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, canon, deterministic, domain_key, equivalent,
+                                  extended_agree,
                                   finite_value, opaque_terms, prove_sign)
 from cdpsym.proof.crosscheck import cross_check
 from cdpsym.proof.kernel import (OPS, Algebra, Axiom, By, Chain, Fact, Hypothesis, IntervalBound, Induction,
@@ -731,18 +732,24 @@ def _rule_specialize(why: Specialize, lhs, op, rhs, ctx, chain, stack) -> _Close
     """specialize: the chain so far holds for every value of a chain variable; take one value in its
     domain.  The step is ``lhs[var := value] = rhs``.  Establishes '='."""
     var = why.var
-    if var not in chain.variables:
+    if var not in dict(chain.variables) or var not in ctx.domains:
         return _fail(f"{var} is not a variable of this chain")
-    if chain.start.has(var):
+    try:
+        start, _ = snapshot(chain)
+    except ProofError as exc:
+        return _fail(str(exc))
+    if start.has(var):
         return _fail(f"the chain starts with {var}: it cannot be fixed")
     value = as_expr(why.value)
     if value.has(var):
         return _fail(f"the value {value} mentions {var}")
+    if not is_random_symbol(var) and not deterministic(value):
+        return _fail(f"{var} stands for a number; the value {value} is a random quantity")
     outer = Context({s: d for s, d in ctx.domains.items() if s != var},
                     tuple(f for f in ctx.facts if var not in _fact_free_symbols(f)))
     if any(var in (d.lo.free_symbols | d.hi.free_symbols) for d in outer.domains.values()):
         return _fail(f"another domain depends on {var}: it cannot be fixed")
-    dom = chain.variables[var]
+    dom = ctx.domains[var]  # the domain the chain's steps were checked with
     dis = _in_domain(value, dom, outer)
     if dis.ok is False:
         return _fail(f"{var}={value} outside {dom.describe()}: {dis.detail}", dis.point)
@@ -868,8 +875,10 @@ def _rule_limit(why: LimitAtEnd, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     var, end = why.var, why.end
     if end not in ("lo", "hi"):
         return _fail(f"the end must be 'lo' or 'hi', not {end!r}")
-    if not isinstance(var, sp.Symbol) or var not in chain.variables:
+    if not isinstance(var, sp.Symbol) or var not in dict(chain.variables) or var not in ctx.domains:
         return _fail(f"{var} is not a variable of this chain")
+    if is_random_symbol(var):
+        return _fail(f"{var} is a random variable: a limit is taken in a number")
     try:
         start, steps = snapshot(chain)
     except ProofError as exc:
@@ -882,11 +891,11 @@ def _rule_limit(why: LimitAtEnd, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     before = [o for o, _, _ in steps[:mine[0]]]
     if "<" in before:
         return _fail("a strict step precedes the limit: '<' for every v gives only '<=' at the end (claim '<=')")
-    dom = chain.variables[var]
+    dom = ctx.domains[var]  # the domain the chain's steps were checked with (read once, by check_chain)
     if dom.integer:
         return _fail(f"{var} ranges over integers: a limit needs a real variable")
     a = dom.lo if end == "lo" else dom.hi
-    if a.is_finite is not True or a.has(var) or a.free_symbols & set(chain.variables):
+    if a.is_finite is not True or a.has(var) or a.free_symbols & set(dict(chain.variables)) or not deterministic(a):
         return _fail(f"the {end} end of {var}'s domain, {dom.describe()}, is not a finite expression in the "
                      f"outer variables")
     others = {s: d for s, d in ctx.domains.items() if s != var}
@@ -920,6 +929,9 @@ def _rule_split(why: Split, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     dom = ctx.domains.get(v)
     if not isinstance(v, sp.Symbol) or dom is None:
         return _fail(f"{v} is not a declared variable")
+    if is_random_symbol(v):
+        # "v <= at everywhere" and "v >= at everywhere" do not cover a random v that takes both sides
+        return _fail(f"{v} is a random variable: split cases on a number")
     if dom.integer:
         return _fail(f"{v} ranges over integers: split a real variable")
     if not (at.is_number and at.is_finite and at.is_real) or at.free_symbols:
@@ -1070,20 +1082,6 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
         notes.append(match.detail)
     return _Closed(weakest(statuses), establishes, "; ".join(notes) or "instance checked, hypotheses discharged",
                    tuple(sorted(axioms)), tuple(sorted(rules)))
-
-
-def deterministic(value: sp.Expr) -> bool:
-    """A number rather than a random quantity: outside opaque operators (E[...], Pr[...], D(P||Q) are
-    numbers) it names no random-variable symbol and no sequence of random variables (undefined functions)."""
-    stack = [as_expr(value)]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, _ops.Opaque):
-            continue
-        if isinstance(n, AppliedUndef) or (n.is_Symbol and is_random_symbol(n)):
-            return False
-        stack.extend(n.args)
-    return True
 
 
 def _standing(fact: object, ctx: Context, stack) -> _Closed:
