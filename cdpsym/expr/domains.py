@@ -143,13 +143,13 @@ class Interval:
         return rf"{name}\in{left}{lo},{hi}{right}"
 
     # -- reparametrization for sign arguments ------------------------------------
-    def reparametrize(self, symbol: sp.Symbol) -> sp.Expr:
+    def reparametrize(self, symbol: sp.Symbol, closed_rational: bool = False) -> sp.Expr:
         """An expression in a fresh dummy ``u`` that ranges exactly over (a subset of) the domain.
 
-        The image is exactly the domain (for a closed finite interval, where no
-        rational parametrization exists, the symbol is returned unchanged, so
-        only its sympy assumptions are used): a sign proved for every ``u``
-        holds on the whole domain.
+        The image is exactly the domain (for a closed finite interval the symbol is returned unchanged, so
+        only its sympy assumptions are used, unless ``closed_rational``: then ``lo + (hi - lo) 4u/(1 + u)^2``,
+        ``u >= 0``, whose factor ``4u/(1 + u)^2`` takes every value of [0, 1] -- 0 at u = 0, 1 at u = 1 --
+        and no other): a sign proved for every ``u`` holds on the whole domain.
         """
         lo, hi = self.lo, self.hi
         if self.integer:
@@ -171,7 +171,10 @@ class Interval:
         #   (lo, hi): lo + (hi-lo)/(1+u), u > 0      (lo, hi]: lo + (hi-lo)/(1+u), u >= 0
         #   [lo, hi): hi - (hi-lo)/(1+u), u >= 0     [lo, hi]: no rational one -- keep the symbol
         if not self.left_open and not self.right_open:
-            return symbol
+            if not closed_rational:
+                return symbol
+            u = sp.Dummy(symbol.name + "_u", nonnegative=True)
+            return lo + (hi - lo) * 4 * u / (1 + u) ** 2
         if not self.left_open:
             u = sp.Dummy(symbol.name + "_u", nonnegative=True)
             return hi - (hi - lo) / (1 + u)
