@@ -74,6 +74,7 @@ MODULES = [
     "approx_dp_optimal_composition_homogeneous",
     "approx_dp_advanced_composition_kov15",
     "approx_dp_optimal_composition",
+    "approx_dp_basic_composition",
     "one_way_marginals_zcdp",
     "histogram_sample_size",
 ]
