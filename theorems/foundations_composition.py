@@ -55,7 +55,7 @@ import mpmath
 import sympy as sp
 
 from cdpsym.expr import L, a, b, eps, i, k, lam, naturals, real
-from cdpsym.expr.symbols import declare_random
+from cdpsym.expr.symbols import declare_random, describe
 from cdpsym.expr.operators import Expect, HockeyStick, Opaque, P, Prob, Q
 from cdpsym.proof import Axiom, eq, le, register_opaque
 
@@ -93,6 +93,15 @@ Y1 = sp.Symbol("Y_1", real=True)  # random variables in linearity / union-bound 
 Y2 = sp.Symbol("Y_2", real=True)
 declare_random(Z, Y1, Y2)
 
+describe(Z, r"$Z \sim \mathcal{N}(0, 1)$ is a standard normal random variable", 4)
+describe(Pk, r"$P^{(k)}, Q^{(k)}$ are the output distributions of the $k$-fold (adaptive) composition", 10)
+describe(C, r"$C_i$ is the privacy loss of step $i$ of a composition, on the outputs of steps $1, \dots, i-1$ "
+            r"(the \emph{prefix}) chosen by the adversary", 11)
+describe(L_k, r"$L_k = C_1 + \dots + C_k$ is the privacy loss of the $k$-fold composition", 12)
+describe(M, r"$M_i = \mathbb{E}[C_i \mid \mathrm{prefix}]$ is the conditional mean of step $i$'s loss; "
+            r"$D_k = M_1 + \dots + M_k$", 13)
+describe(X, r"$X_i = C_i - M_i$ is the compensated loss of step $i$; $S_k = X_1 + \dots + X_k$", 14)
+
 
 class CondMGF(Opaque):
     r"""``CondMGF(Y, lam)``: :math:`\operatorname{ess\,sup}_{\text{prefix}}\mathbb E[e^{\lambda Y}\mid\text{prefix}]`.
@@ -115,6 +124,8 @@ class CondMGF(Opaque):
 
 
 register_opaque(CondMGF)  # its typing (in (0, +oo]) is part of the trusted base
+describe(CondMGF, r"$\sup_{\mathrm{prefix}} \mathbb{E}[\,\cdot \mid \mathrm{prefix}]$ is the largest conditional "
+                  r"expectation over the prefixes the adversary can produce", 83)
 
 _SOURCE_GAME = "Dwork & Rothblum 2016, §3.1, arXiv:1603.01887v2; Dwork, Rothblum & Vadhan 2010, §III"
 _SOURCE_TOWER = ("tower rule: Williams 1991, §9.7 (i), (j); "

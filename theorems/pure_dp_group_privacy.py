@@ -61,6 +61,7 @@ import sympy as sp
 
 from cdpsym.expr import L, eps, i, k, naturals, nonnegative, positive, real, s
 from cdpsym.expr.operators import P, Prob, Q
+from cdpsym.expr.symbols import describe
 from cdpsym.proof import Axiom, Chain, Part, Theorem, by, eq, induction, le
 from theorems.foundations_composition import c
 from theorems.foundations_convexity import in_range
@@ -82,6 +83,8 @@ def _sequence(name: str, tex: str) -> sp.FunctionClass:
 
 G = _sequence("G", "G")  # the group loss between x_0 and x_k (the claim checker reads G(k) back)
 ell = _sequence("ell", r"\ell")  # the loss of the link (x_{i-1}, x_i), at an output of M(x_0)
+describe(G, r"$G_k$ is the privacy loss between the outputs on two inputs at distance $k$, the sum of the losses "
+            r"$\ell_i$ of the links of a chain of neighbouring inputs joining them", 20)
 
 # -- axioms (the trusted base this theorem adds; theorems/__init__ registers a module's AXIOMS) -------------
 

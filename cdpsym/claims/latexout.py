@@ -27,10 +27,14 @@ _NAMES = {"eps": r"\varepsilon", "eps0": r"\varepsilon_0", "eps_p": r"\varepsilo
 
 
 def tex(e: Any) -> str:
-    """An expression in the field's notation (``\\varepsilon``, ``\\delta'``)."""
-    e = sp.sympify(e)
+    """An expression in the field's notation (``\\varepsilon``, ``\\delta'``), printed as the derivations print
+    it (:func:`cdpsym.render.latex.tex`: terms and factors in a paper's order, e.g. ``b - a``, not ``-a + b``)."""
+    from cdpsym.expr.domains import as_expr
+    from cdpsym.render.latex import tex as render_tex
+
+    e = as_expr(e)
     names = {s: _NAMES[str(s)] for s in e.free_symbols if str(s) in _NAMES}
-    return sp.latex(e, symbol_names=names, ln_notation=False)
+    return render_tex(e, names)
 
 
 def subject_latex(obj: Any) -> str:

@@ -120,7 +120,7 @@ class Normal(Opaque):
 
     def _latex(self, printer):
         m, s = self.args
-        return r"\mathcal{N}\left(%s, %s^{2}\right)" % (printer._print(m), printer._print(s))
+        return r"\mathcal{N}\left(%s, %s\right)" % (printer._print(m), printer._print(s ** 2))  # σ² as a power
 
 
 class PrivacyLoss(Opaque):
@@ -144,6 +144,18 @@ def normal_density(y: sp.Expr, m: sp.Expr, s: sp.Expr) -> sp.Expr:
 # The two output distributions of a mechanism on a neighbouring pair (R-0.2).
 P = sp.Symbol("P")
 Q = sp.Symbol("Q")
+
+from cdpsym.expr.symbols import describe  # noqa: E402  (the Notation entries of the objects defined here)
+
+describe(P, r"$P = \mathcal{M}(x)$ and $Q = \mathcal{M}(x')$ are the output distributions of the mechanism "
+            r"$\mathcal{M}$ on a pair of neighbouring inputs $x, x'$, with densities (or mass functions) $p$, $q$", 1)
+describe(HockeyStick, r"$\delta_{P\|Q}(\varepsilon) = \sup_{S} \big(P(S) - e^{\varepsilon} Q(S)\big)$ is the "
+                      r"hockey-stick divergence: the mechanism is $(\varepsilon,\delta)$-DP when "
+                      r"$\delta_{P\|Q}(\varepsilon) \le \delta$ for every neighbouring pair", 80)
+describe(KL, r"$D_{\mathrm{KL}}(P\|Q) = \mathbb{E}[L]$ is the Kullback--Leibler divergence", 81)
+describe(Renyi, r"$D_{\alpha}(P\|Q) = \frac{1}{\alpha - 1}\log \mathbb{E}_{Q}\big[(p/q)^{\alpha}\big]$ is the "
+                r"R\'enyi divergence of order $\alpha > 1$", 82)
+describe(Expect, r"$\mathbb{E}$ and $\Pr$ are taken under $P$ unless a subscript says otherwise", 90)
 
 #: what the kernel treats as opaque: every subclass of Opaque (CondMGF in the composition foundations, ...)
 OPAQUE = (Opaque,)

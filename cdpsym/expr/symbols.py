@@ -14,7 +14,7 @@ __all__ = [
     "eps", "eps0", "eps_p", "delta", "delta0", "delta_p", "rho", "xi", "sigma",
     "sensitivity", "alpha", "k", "i", "mu", "nu", "tau", "omega", "lam", "t", "s",
     "a", "b", "r", "p", "q", "u", "x", "y", "z", "L", "X", "Y", "m",
-    "LATEX_NAMES", "symbol_by_name", "declare_random", "is_random_symbol",
+    "LATEX_NAMES", "symbol_by_name", "declare_random", "is_random_symbol", "NOTATION", "describe",
 ]
 
 eps = sp.Symbol("eps", positive=True)
@@ -54,6 +54,30 @@ X = sp.Symbol("X", real=True)
 Y = sp.Symbol("Y", real=True)
 
 _RANDOM: set = {L, X, Y}
+
+
+#: what each shared object means, in a paper's words: written once, next to the object's definition, and read by
+#: the Notation section of generated documents (:func:`cdpsym.render.latex.document`).  Keyed as the renderer
+#: finds objects in expressions: a symbol's name, an undefined function's name with "()", a class's name.
+NOTATION: dict[str, tuple[int, str]] = {}
+
+
+def describe(obj: object, text: str, rank: int = 50) -> None:
+    """Record the Notation entry of ``obj`` (a symbol, an undefined function, an operator class); ``rank`` orders
+    the entries of a document (the pair first, the composition's objects next, the divergences last)."""
+    if isinstance(obj, sp.Symbol):
+        key = obj.name
+    elif isinstance(obj, type) and issubclass(obj, sp.core.function.AppliedUndef):
+        key = obj.__name__ + "()"
+    elif isinstance(obj, type):
+        key = obj.__name__
+    else:
+        raise TypeError(f"cannot describe {obj!r}")
+    NOTATION[key] = (rank, text)
+
+
+describe(Y, r"$Y \sim P$ is the output of the mechanism on $x$", 2)
+describe(L, r"$L = \log\frac{p(Y)}{q(Y)}$, $Y \sim P$, is the privacy loss random variable of the pair $(P, Q)$", 3)
 
 
 def declare_random(*symbols: sp.Symbol) -> None:

@@ -8,15 +8,15 @@ the printed proof cannot drift from the checked one.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
 from cdpsym.expr.domains import as_expr
 from cdpsym.expr.symbols import LATEX_NAMES
-from cdpsym.render.layout import TEXT_WIDTH, width
-from cdpsym.render.prose import prose
+from cdpsym.render.layout import TEXT_WIDTH, paper_factors, paper_terms, width
+from cdpsym.render.prose import prose, without_reference_ids
 
 if TYPE_CHECKING:  # pragma: no cover
     from cdpsym.proof.kernel import Fact
@@ -29,15 +29,101 @@ _OPS = {"=": "=", "<=": r"\le", "<": "<"}
 
 
 class _Printer(LatexPrinter):
-    """sympy's LaTeX printer, except that a power of a function is bracketed: ``\\left(\\log x\\right)^{2}``
-    (sympy prints ``\\log{(x)}^{2}``, which a reader takes for the log of a square)."""
+    """sympy's LaTeX printer, written as a paper writes the same expression (the expression is never rewritten:
+    only the order of the printed terms and factors, and the shape of one constant, change):
+
+    * a power of a function is bracketed: ``\\left(\\log x\\right)^{2}`` (sympy prints ``\\log{(x)}^{2}``,
+      which a reader takes for the log of a square);
+    * a sum starts with a term with a plus sign when it has one: ``y - \\mu``, not ``- \\mu + y``
+      (:func:`~cdpsym.render.layout.paper_terms`);
+    * in a product, lone symbols come before powers and functions: ``\\alpha \\Delta^{2}``, not
+      ``\\Delta^{2} \\alpha`` (:func:`~cdpsym.render.layout.paper_factors`);
+    * a product whose constant factor is ``1/\\sqrt{2\\pi}`` (a normal density) prints it as such:
+      ``\\frac{1}{\\sqrt{2 \\pi}\\,\\sigma} e^{- \\frac{(y - \\mu)^{2}}{2 \\sigma^{2}}}``, not sympy's
+      ``\\frac{\\sqrt{2} e^{\\dots}}{2 \\sqrt{\\pi} \\sigma}``."""
 
     def _print_Pow(self, expr):  # type: ignore[no-untyped-def]
         base = expr.base
         if isinstance(base, (sp.log, sp.sinh, sp.cosh, sp.tanh, sp.sin, sp.cos, sp.atan)) and expr.exp.is_Rational \
                 and expr.exp > 0 and expr.exp != sp.Rational(1, 2):
             return r"\left(%s\right)^{%s}" % (self._print(base), self._print(expr.exp))
+        if base.is_Function and hasattr(type(base), "_latex") and not expr.exp.is_negative and \
+                not (expr.exp.is_Rational and expr.exp.q != 1):
+            # an operator that prints itself (E[X], Pr[A]): sympy would pass it an ``exp`` it does not take
+            return r"{%s}^{%s}" % (self._print(base), self._print(expr.exp))
         return super()._print_Pow(expr)
+
+    def _as_ordered_terms(self, expr, order=None):  # type: ignore[no-untyped-def]
+        return paper_terms(super()._as_ordered_terms(expr, order=order))
+
+    def _print_Mul(self, expr):  # type: ignore[no-untyped-def]
+        out = self._normal_constant(expr)
+        if out is None:
+            out = self._paper_product(expr)
+        return super()._print_Mul(expr) if out is None else out
+
+    def _factors(self, args) -> str:  # type: ignore[no-untyped-def]
+        """Factors printed side by side, bracketed as sympy brackets them (its ``convert_args``)."""
+        from sympy.printing.latex import _between_two_numbers_p
+
+        if len(args) == 1:  # a lone numerator or denominator: as it stands, (b - a) unbracketed
+            return self._print(args[0])
+        out = last = ""
+        for i, term in enumerate(args):
+            piece = self._print(term)
+            if self._needs_mul_brackets(term, first=(i == 0), last=(i == len(args) - 1)):
+                piece = r"\left(%s\right)" % piece
+            if _between_two_numbers_p[0].search(last) and _between_two_numbers_p[1].match(piece):
+                out += self._settings["mul_symbol_latex_numbers"]
+            elif out:
+                out += self._settings["mul_symbol_latex"]
+            out += piece
+            last = piece
+        return out
+
+    def _paper_product(self, expr):  # type: ignore[no-untyped-def]
+        """A product with its factors in :func:`paper_factors` order, when that differs from sympy's; None
+        otherwise (and for the unevaluated products sympy prints as they stand)."""
+        from sympy.simplify import fraction
+
+        if type(expr) is not sp.Mul or expr.args[0] is sp.S.One or \
+                any(isinstance(a, sp.Number) for a in expr.args[1:]):
+            return None
+        negative = expr.could_extract_minus_sign()
+        body = -expr if negative else expr
+        if type(body) is not sp.Mul or sp.Pow(1, -1, evaluate=False) in body.args:
+            return None
+        numer, denom = fraction(body, exact=True)
+        theirs = [list(f.as_ordered_factors()) if f.is_Mul else [f] for f in (numer, denom)]
+        mine = [paper_factors(f) for f in theirs]
+        if mine == theirs:
+            return None
+        top = self._factors(mine[0])
+        if denom is sp.S.One:
+            return ("- " if negative else "") + top
+        return ("- " if negative else "") + r"\frac{%s}{%s}" % (top, self._factors(mine[1]))
+
+    def _normal_constant(self, expr):  # type: ignore[no-untyped-def]
+        """``c \\cdot a / b`` with the constant ``c = 1/\\sqrt{2\\pi}`` as ``\\frac{1}{\\sqrt{2\\pi}\\,b} a``; None for
+        any other product."""
+        from sympy.simplify import fraction
+
+        if type(expr) is not sp.Mul or expr.could_extract_minus_sign():
+            return None
+        const = [a for a in expr.args if a.is_number]
+        rest = [a for a in expr.args if not a.is_number]
+        if not const or not rest or sp.Mul(*const) * sp.sqrt(2) * sp.sqrt(sp.pi) != 1:
+            return None
+        numer, denom = fraction(sp.Mul(*rest), exact=True)
+        numer, denom = sp.Mul(*sp.Mul.make_args(numer)), sp.Mul(*sp.Mul.make_args(denom))
+        below = r"\sqrt{2 \pi}"
+        if denom != 1:
+            d = self._print(denom)
+            below += r"\," + (r"\left(%s\right)" % d if denom.is_Add else d)
+        if numer == 1:
+            return r"\frac{1}{%s}" % below
+        n = self._print(numer)
+        return r"\frac{1}{%s} %s" % (below, r"\left(%s\right)" % n if numer.is_Add else n)
 
 
 _GREEK_PREFIX = re.compile(r"^(eps|delta|rho|sigma|alpha|mu|nu|tau|lam|omega|xi)_?(\d+)$")
@@ -57,9 +143,10 @@ def _symbol_name(s: sp.Symbol) -> str | None:
     return None
 
 
-def tex(expr: sp.Basic) -> str:
-    """sympy's LaTeX with the project's symbol names (ε as ``\\varepsilon``, Δ …), natural log as ``\\log``."""
-    names = {}
+def tex(expr: sp.Basic, names: dict | None = None) -> str:
+    """sympy's LaTeX with the project's symbol names (ε as ``\\varepsilon``, Δ …), natural log as ``\\log``;
+    ``names`` overrides the name of some symbols (the claim language's ``delta_p`` …)."""
+    names = dict(names or {})
     for node in sp.preorder_traversal(expr) if isinstance(expr, sp.Basic) else ():  # bound variables too
         if isinstance(node, sp.Symbol) and node not in names and (n := _symbol_name(node)) is not None:
             names[node] = n
@@ -68,8 +155,15 @@ def tex(expr: sp.Basic) -> str:
 
 def text(s: str) -> str:
     """Prose for text mode (also inside ``\\text{...}``): Unicode pseudo-maths typeset as ``$...$`` maths,
-    LaTeX specials escaped; pure ASCII (see :mod:`cdpsym.render.prose`)."""
-    return prose(s)
+    LaTeX specials escaped; pure ASCII (see :mod:`cdpsym.render.prose`).  Mentions of the project's own
+    REFERENCE items (``R-C2``) are left out: a paper's reader does not know them (the catalogue names a
+    theorem's item in an aside, :func:`_reference_aside`)."""
+    return prose(without_reference_ids(s))
+
+
+def _reference_aside(ref: str) -> str:
+    """The catalogue's small aside naming the project's REFERENCE item of a theorem or fact (empty if none)."""
+    return r"{\small cdpsym reference %s}" % prose(ref) if ref else ""
 
 
 def fact_label(fact: "Fact") -> str:
@@ -81,9 +175,18 @@ def fact_label(fact: "Fact") -> str:
         title = fact.title or fact.name
         cite = _cite(fact.citation)
         return r"\text{by %s%s}" % (_bold_classical(title), "~" + cite if cite else "")
-    thm = getattr(fact, "theorem", None)
-    ref = thm.reference if thm is not None else ""
-    return r"\text{by %s%s}" % (r"\texttt{%s}" % text(fact.name), text(f" ({ref})") if ref else "")
+    return r"\text{by %s}" % (r"\texttt{%s}" % text(fact.name))
+
+
+def _under_expectation(inside) -> bool:
+    """Does a ``by(..., inside=F)`` context put the fact under an expectation (``F(w) = c E[H(w)] + d``)?"""
+    from cdpsym.expr.operators import Expect
+
+    try:
+        w, fw = inside
+    except (TypeError, ValueError):
+        return False
+    return any(isinstance(e, Expect) and e.has(w) for e in sp.preorder_traversal(fw))
 
 
 def justification_latex(why) -> str:
@@ -115,6 +218,10 @@ def justification_latex(why) -> str:
                 + r"\text{ and non-decreasing in }" + tex(why.var)
                 + r"\text{ (mean value theorem): its derivative is non-negative}"
                 + (r"\text{ (}" + inner + r"\text{)}" if inner else ""))
+    if isinstance(why, K.LimitAtEnd):
+        return (r"\text{letting }" + tex(why.var) + (r"\to" if why.end == "lo" else r"\uparrow")
+                + r"\text{ the end of its range (the bound holds for every }" + tex(why.var)
+                + r"\text{ and is continuous there)}")
     if isinstance(why, K.Split):
         return (r"\text{cases }" + tex(why.var) + r"\le " + tex(why.at) + r"\text{: }" + justification_latex(why.below)
                 + r"\text{; }" + tex(why.var) + r"\ge " + tex(why.at) + r"\text{: }" + justification_latex(why.above))
@@ -236,11 +343,11 @@ def _relation_for(fact, end: str = "") -> str:  # type: ignore[no-untyped-def]
     return _display_if_wide(_rel(fact.relation), end="" if where else end) + where + (end if where else "")
 
 
-def _hypotheses_latex(theorem: "Theorem") -> Iterable[str]:
-    for c in theorem.conditions:
-        yield _display_if_wide(_rel(c), end="")
-    for h in theorem.hypotheses:
-        yield text(h.title or h.name) + r" (\texttt{%s}): " % _tt(h.name) + _relation_for(h)
+def _hypotheses_latex(theorem: "Theorem") -> list[tuple[str, str]]:
+    """The theorem's conditions, then its hypotheses, as ``(clause, name)``: a hypothesis' title and relation,
+    and its name (the one the proofs refer to); a condition's relation and no name."""
+    return [(_display_if_wide(_rel(c), end=""), "") for c in theorem.conditions] + \
+        [(text(h.title or h.name) + ": " + _relation_for(h), h.name) for h in theorem.hypotheses]
 
 
 def _tt(name: str) -> str:
@@ -264,10 +371,13 @@ def _source(source: str) -> str:
 
 class _Render:
     """How cited facts are referred to: ``refs`` (a catalogue or standalone document: ``Theorem~\\ref``,
-    ``Fact~\\ref``) or not (a snippet to paste: names and ``\\cite`` only)."""
+    ``Fact~\\ref``) or not (a snippet to paste: names and ``\\cite`` only); ``ids``: whether the project's
+    REFERENCE items (``R-C2``) are named, as small asides (the catalogue only)."""
 
-    def __init__(self, refs: bool) -> None:
+    def __init__(self, refs: bool, ids: bool = False) -> None:
         self.refs = refs
+        self.ids = ids
+        self._limits: dict[int, str] = {}  # the labels of passages to the limit, by record
 
     # -- references to facts ---------------------------------------------------------------------
     def fact_ref(self, fact) -> str:  # type: ignore[no-untyped-def]
@@ -287,23 +397,43 @@ class _Render:
 
     def long_label(self, fact) -> str:  # type: ignore[no-untyped-def]
         rel = _relation_for(fact)
-        if fact.kind == "hypothesis":
+        if fact.kind == "hypothesis":  # the theorem's own hypothesis, by the name the statement tags it with
             title = fact.title or fact.name
-            return ("" if "hypothesis" in title else "hypothesis ") + text(title) + ": " + rel
+            if "hypothesis" in title:  # the induction hypothesis
+                return text(title) + ": " + rel
+            return r"hypothesis (\texttt{%s}): " % _tt(fact.name) + rel
         if fact.kind == "axiom":
-            ref = getattr(fact, "reference", "")
+            ref = getattr(fact, "reference", "") if self.ids else ""
             return (self.fact_ref(fact) + ", " if self.refs else "") + text(fact.title or fact.name) + ": " + rel + \
-                " [" + (text(ref) + "; " if ref else "") + _source(fact.citation) + "]"
+                " [" + _source(fact.citation) + ("; " + _reference_aside(ref) if ref else "") + "]"
         return self.fact_ref(fact) + ": " + rel
 
     # -- derivations -----------------------------------------------------------------------------
     def derivation(self, chain, cited: list | None = None, depth: int = 0) -> str:  # type: ignore[no-untyped-def]
         """One ``align*``, one checked step per line; then the sub-derivations (inductions, ``given``
         proofs), then (at the top level) the list of what was cited."""
-        from cdpsym.proof.kernel import By, Chain, Induction
+        from cdpsym.proof.kernel import By, Chain, Induction, LimitAtEnd
 
         top = cited is None
         cited = [] if cited is None else cited
+        cut = next((n for n, st in enumerate(chain.steps) if isinstance(st.why, LimitAtEnd)), None)
+        if cut and chain.steps[cut].why.var in dict(chain.variables):
+            # a passage to the limit ends the bound "for every v": the chain up to it is one display, then a
+            # sentence, then the start against the limit -- never "f(v) <= f(a)" as if it held for each v
+            st = chain.steps[cut]
+            dom = dict(chain.variables)[st.why.var]
+            v, end = tex(st.why.var), tex(dom.lo if st.why.end == "lo" else dom.hi)
+            head = Chain(chain.start, tuple(chain.steps[:cut]), chain.variables)
+            tail = Chain(chain.start, tuple(chain.steps[cut:]))
+            self._limits[id(st.why)] = r"\text{letting }" + v + r"\to " + end
+            body = (self.derivation(head, cited, depth + 1) + "\n" +
+                    r"This holds for every $%s$, and the last right side is continuous at $%s = %s$; "
+                    r"letting $%s \to %s$:" % (dom.latex(st.why.var, v), v, end, v, end) + "\n" +
+                    self.derivation(tail, cited, depth + 1))
+            if top and cited:
+                items = "\n".join(rf"\item[{_mark(n)}] {self.long_label(f)}" for n, f in enumerate(cited, 1))
+                body += "\n{\\small\\begin{itemize}\n" + items + "\n\\end{itemize}}"
+            return body
         labels, subs = [], []
         for i, step in enumerate(chain.steps):
             why = step.why
@@ -312,6 +442,8 @@ class _Render:
                     cited.append(why.fact)
                 n = cited.index(why.fact) + 1
                 lab = self.short_label(why.fact, n)
+                if why.inside is not None and why.fact.relation.op != "=" and _under_expectation(why.inside):
+                    lab += r"\text{, under }\mathbb{E}\text{ (monotonicity of expectation)}"
                 implicit = _implicit_conditions(why)
                 if implicit:
                     subs.append(r"\emph{The %s %s of %s %s in scope} (a hypothesis of the theorem, the induction "
@@ -340,6 +472,13 @@ class _Render:
                 subs.append(r"\emph{The induction on $%s$. Base case $%s = 1$:}" % (k, k) + "\n" + base)
                 subs.append(r"\emph{Induction step from $%s$ to $%s + 1$} (the statement at $%s$ is the induction "
                             r"hypothesis):" % (k, k, k) + "\n" + self.derivation(why.step, cited, depth + 1))
+            elif isinstance(why, LimitAtEnd) and id(why) in self._limits:
+                lab = self._limits[id(why)]
+            elif isinstance(why, LimitAtEnd) and why.var in dict(chain.variables):
+                dom = dict(chain.variables)[why.var]
+                v, end = tex(why.var), tex(dom.lo if why.end == "lo" else dom.hi)
+                lab = (r"\text{letting }" + v + r"\to " + end + r"\text{ (the bound holds for every }" + v
+                       + r"\text{ in its range, and is continuous at }" + v + " = " + end + r"\text{)}")
             else:
                 lab = justification_latex(why)
             labels.append(lab)
@@ -368,19 +507,31 @@ class _Render:
     def theorem(self, theorem: "Theorem") -> str:  # noqa: C901
         """``\\begin{theorem}...\\end{theorem}\\begin{proof}...\\end{proof}`` with named labels."""
         head = r"\begin{theorem}[%s]\label{%s}" % ("{" + text(theorem.title) + "}", label(theorem.name))
-        info = r"(\texttt{%s}%s; %s.)" % (_tt(theorem.name), ", " + text(theorem.reference) if theorem.reference
-                                          else "", _source(theorem.source))
+        source = _source(theorem.source)
+        aside = _reference_aside(theorem.reference) if self.ids else ""
+        info = r"(\texttt{%s}%s%s.)" % (_tt(theorem.name), "; " + source if source else "",
+                                       "; " + aside if aside else "")
         out = [head, info + " " + _status_sentence(theorem)]
         short = theorem_title(theorem)[1:-1] if _guarantee(theorem) is not None else ""
         if short and width(short) <= TEXT_WIDTH - 8:  # the statement as a privacy guarantee, generated
             out.append(r"In short, " + _display_if_wide(short) + " In detail:")
         quant = ", ".join("$" + _quantifiers({v: d}) + "$" for v, d in theorem.variables.items())
-        hyps = list(_hypotheses_latex(theorem))
+        hyps = _hypotheses_latex(theorem)
         lead = ("Let " + quant if quant else "")
-        if hyps:
-            lead += (", and assume " if lead else "Assume ") + "; ".join(hyps)
-        out.append((lead + ". Then" if lead else "Then") if len(theorem.parts) == 1 else
-                   (lead + ". Then the following hold." if lead else "The following hold."))
+        then = "Then" if len(theorem.parts) == 1 else "Then the following hold."
+        if len(hyps) == 1:  # one hypothesis: a clause of the sentence, its name after it
+            clause, name = hyps[0]
+            lead += (", and assume " if lead else "Assume ") + clause + \
+                (r" (hypothesis \texttt{%s})" % _tt(name) if name else "") + ". " + then
+        elif hyps:  # a list, one a line, each hypothesis tagged with its name at the right margin
+            lead += (", and assume:" if lead else "Assume:") + "\n\\begin{itemize}\n" + "\n".join(
+                r"\item " + clause + (r" \hfill(\texttt{%s})" % _tt(name) if name else "") for clause, name in hyps) \
+                + "\n\\end{itemize}\n" + then
+        elif lead:
+            lead += ". " + then
+        else:
+            lead = "Then" if len(theorem.parts) == 1 else "The following hold."
+        out.append(lead)
         if len(theorem.parts) == 1:
             (rel,), where = _abbreviated([theorem.parts[0].relation])
             out.append(r"\begin{equation*}" + rel + r"\end{equation*}" + where)
@@ -535,8 +686,9 @@ def _layout(chain, labels: list[str], drop_repeats: bool = True) -> tuple[list[s
     budget = TEXT_WIDTH - label_w - (0 if own_line else start_w) - 8.0
     where = []
     def too_wide(es) -> bool:  # type: ignore[no-untyped-def]
+        # a start on a line of its own shares the body column, so the justifications' column is beside it too
         return any(width(tex(e)) > budget and split_sum(e, tex, budget) is None for e in es[1:]) or \
-            (own_line and width(tex(es[0])) > TEXT_WIDTH - 4)
+            (own_line and width(tex(es[0])) > TEXT_WIDTH - label_w - 8.0)
 
     if too_wide(exprs):
         exprs, where = abbreviations(exprs, tex)
@@ -699,35 +851,9 @@ def _in_dependency_order(theorems: list["Theorem"]) -> list["Theorem"]:
 
 #: what the objects the statements are made of mean (R-A1 ... R-A11 of the reference); a document's Notation
 #: section lists those that occur in it.  Keys: a symbol's name, an undefined function's name, an operator's class.
-_NOTATION = (
-    ("P", r"$P = \mathcal{M}(x)$ and $Q = \mathcal{M}(x')$ are the output distributions of the mechanism "
-          r"$\mathcal{M}$ on a pair of neighbouring inputs $x, x'$, with densities (or mass functions) $p$, $q$"),
-    ("Y", r"$Y \sim P$ is the output of the mechanism on $x$"),
-    ("L", r"$L = \log\frac{p(Y)}{q(Y)}$, $Y \sim P$, is the privacy loss random variable of the pair $(P, Q)$"),
-    ("Z", r"$Z \sim \mathcal{N}(0, 1)$ is a standard normal random variable"),
-    ("Pk()", r"$P^{(k)}, Q^{(k)}$ are the output distributions of the $k$-fold (adaptive) composition"),
-    ("C()", r"$C_i$ is the privacy loss of step $i$ of a composition, on the outputs of steps $1, \dots, i-1$ "
-          r"(the \emph{prefix}) chosen by the adversary"),
-    ("L()", r"$L_k = C_1 + \dots + C_k$ is the privacy loss of the $k$-fold composition"),
-    ("M()", r"$M_i = \mathbb{E}[C_i \mid \mathrm{prefix}]$ is the conditional mean of step $i$'s loss; "
-          r"$D_k = M_1 + \dots + M_k$"),
-    ("X()", r"$X_i = C_i - M_i$ is the compensated loss of step $i$; $S_k = X_1 + \dots + X_k$"),
-    ("G()", r"$G_k$ is the privacy loss between the outputs on two inputs at distance $k$, the sum of the losses "
-          r"$\ell_i$ of the links of a chain of neighbouring inputs joining them"),
-    ("HockeyStick", r"$\delta_{P\|Q}(\varepsilon) = \sup_{S} \big(P(S) - e^{\varepsilon} Q(S)\big)$ is the "
-                    r"hockey-stick divergence: the mechanism is $(\varepsilon,\delta)$-DP when "
-                    r"$\delta_{P\|Q}(\varepsilon) \le \delta$ for every neighbouring pair"),
-    ("KL", r"$D_{\mathrm{KL}}(P\|Q) = \mathbb{E}[L]$ is the Kullback--Leibler divergence"),
-    ("Renyi", r"$D_{\alpha}(P\|Q) = \frac{1}{\alpha - 1}\log \mathbb{E}_{Q}\big[(p/q)^{\alpha}\big]$ is the "
-              r"R\'enyi divergence of order $\alpha > 1$"),
-    ("CondMGF", r"$\sup_{\mathrm{prefix}} \mathbb{E}[\,\cdot \mid \mathrm{prefix}]$ is the largest conditional "
-                r"expectation over the prefixes the adversary can produce"),
-    ("Expect", r"$\mathbb{E}$ and $\Pr$ are taken under $P$ unless a subscript says otherwise"),
-)
-
-
 def _notation(theorems: list["Theorem"]) -> str:
-    """The Notation section: the entries of :data:`_NOTATION` whose objects occur in the documents' theorems."""
+    """The Notation section: the entries of :data:`cdpsym.expr.symbols.NOTATION` (each written where its object is
+    defined) whose objects occur in the documents' theorems."""
     from cdpsym.proof.kernel import By, Chain, Induction
 
     found: set = set()
@@ -768,7 +894,10 @@ def _notation(theorems: list["Theorem"]) -> str:
             expr(h.relation.rhs)
     if "Prob" in found:
         found.add("Expect")
-    items = [r"\item " + d + "." for key, d in _NOTATION if key in found]
+    from cdpsym.expr.symbols import NOTATION  # written next to each object's definition
+
+    entries = sorted((rank, d) for key, (rank, d) in NOTATION.items() if key in found)
+    items = [r"\item " + d + "." for _, d in entries]
     if not items:
         return ""
     return "\\section*{Notation}\n\\begin{itemize}\n" + "\n".join(items) + "\n\\end{itemize}"
@@ -788,13 +917,16 @@ _PREAMBLE = [
 ]
 
 
-def document(theorems: list["Theorem"], title: str = "cdpsym derivations", contents: bool = False) -> str:
+def document(theorems: list["Theorem"], title: str = "cdpsym derivations", contents: bool = False,
+             ids: bool = False) -> str:
     """A complete LaTeX document that compiles with plain pdflatex as is (no BibTeX run): one section per
-    theorem in dependency order, the cited facts, cross-references, a bibliography from the citations."""
+    theorem in dependency order, the cited facts, cross-references, a bibliography from the citations.
+    ``contents``: a title page and a table of contents; ``ids``: name each theorem's and fact's item of the
+    project's REFERENCE.md in a small aside (the catalogue; a document for a paper's reader does not)."""
     from cdpsym.render.bibliography import keys_for, thebibliography
 
     theorems = _in_dependency_order(theorems)
-    r = _Render(True)
+    r = _Render(True, ids=ids)
     body = []
     axioms = _axioms_used(theorems)
     notation = _notation(theorems)
@@ -808,26 +940,31 @@ def document(theorems: list["Theorem"], title: str = "cdpsym derivations", conte
         body.append("These facts are taken as given (registered axioms of the kernel); every theorem that rests "
                     "on them says so.")
         for ax in axioms:
-            ref = getattr(ax, "reference", "")
+            ref = getattr(ax, "reference", "") if r.ids else ""
             body.append(r"\begin{fact}[%s]\label{%s} %s \emph{Source:} %s%s.\end{fact}" % (
                 "{" + text(ax.title or ax.name) + "}", label(ax.name, "ax"), _relation_for(ax, end="."),
-                (text(ref) + "; ") if ref else "", _source(ax.citation)))
+                _source(ax.citation), ("; " + _reference_aside(ref)) if ref else ""))
     sources = [t.source for t in theorems] + [a.citation for a in axioms]
     bib = thebibliography(keys_for(sources))
+    seed = _first_run_references(theorems, axioms, bib)
     front = [r"\maketitle"]
     if contents:
         # front matter numbered i, ii, ...: the contents filling in on the second run cannot move the pages
         # it lists, so two pdflatex runs give the right page numbers
         front = [r"\pagenumbering{roman}", r"\begin{titlepage}", r"\maketitle", r"\thispagestyle{empty}",
                  r"Every displayed line of a proof below is one step of a proof chain that the cdpsym kernel "
-                 r"checked; the justification beside it is the rule that closed it. Theorems are listed in "
+                 r"checked; the justification beside it is the rule that closed it. A step justified "
+                 r"``numerically (evidence only)'' is not a proof: its theorem's status says \emph{supported}, "
+                 r"and only its numerical evidence is claimed. Theorems are listed in "
                  r"dependency order: each cites only theorems before it.", r"\end{titlepage}",
                  r"\tableofcontents", r"\newpage", r"\pagenumbering{arabic}"]
     else:
         front.append(r"Every displayed line is one step of a proof chain that cdpsym's kernel checked; the "
-                     r"justification beside it is the rule that closed it.")
+                     r"justification beside it is the rule that closed it. A step justified ``numerically "
+                     r"(evidence only)'' is not a proof, and its theorem's status says so.")
     return "\n".join([
         *_PREAMBLE,
+        seed,
         r"\title{%s}" % text(title),
         r"\author{generated and checked by cdpsym}",
         r"\date{}",
@@ -840,6 +977,25 @@ def document(theorems: list["Theorem"], title: str = "cdpsym derivations", conte
     ])
 
 
+def _first_run_references(theorems: list["Theorem"], axioms: list, bib: str) -> str:
+    """Preamble lines that, on a first pdflatex run (no ``.aux`` yet), give every ``\\ref`` and ``\\cite`` the
+    number it will get -- Theorem i.1 in section i, the parts' equation numbers, Fact k, [n] -- so that the first
+    run lays out as the second: with ``??`` in their place a line or a page could break differently, and two runs
+    would not settle the page numbers.  From the second run on, the ``.aux`` LaTeX wrote decides, as usual (a
+    wrong number here could only cost that settling, never a wrong reference)."""
+    defs: list[str] = []
+    equation = 0
+    for i, t in enumerate(theorems, 1):  # one theorem per section, numbered within it
+        defs.append(r"\@namedef{r@%s}{{%d.1}{}}" % (label(t.name), i))
+        if len(t.parts) > 1:  # the numbered rows of the multi-part statements: the only numbered displays
+            for p in t.parts:
+                equation += 1
+                defs.append(r"\@namedef{r@%s}{{%d}{}}" % (label(p.name), equation))
+    defs += [r"\@namedef{r@%s}{{%d}{}}" % (label(ax.name, "ax"), k) for k, ax in enumerate(axioms, 1)]
+    defs += [r"\@namedef{b@%s}{%d}" % (key, n) for n, key in enumerate(re.findall(r"\\bibitem\{([^}]+)\}", bib), 1)]
+    return "\n".join([r"\makeatletter", r"\IfFileExists{\jobname.aux}{}{%", *defs, "}", r"\makeatother"])
+
+
 def catalogue(theorems: list["Theorem"] | None = None) -> str:
     """The catalogue: title page, contents, one section per theorem in dependency order, the trusted base,
     the bibliography (``cdpsym latex --all --standalone``)."""
@@ -847,4 +1003,5 @@ def catalogue(theorems: list["Theorem"] | None = None) -> str:
         from cdpsym import theorems as library
 
         theorems = list(library.LIBRARY)
-    return document(theorems, title="cdpsym: a catalogue of checked differential-privacy theorems", contents=True)
+    return document(theorems, title="cdpsym: a catalogue of checked differential-privacy theorems", contents=True,
+                    ids=True)

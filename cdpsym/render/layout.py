@@ -22,7 +22,7 @@ from typing import Callable
 
 import sympy as sp
 
-__all__ = ["width", "TEXT_WIDTH", "split_sum", "abbreviations"]
+__all__ = ["width", "TEXT_WIDTH", "split_sum", "abbreviations", "paper_terms", "paper_factors"]
 
 #: the text width of the documents (A4 portrait, 10pt, 2.5cm margins: about 453pt) in math characters
 TEXT_WIDTH = 80.0
@@ -130,8 +130,8 @@ def split_sum(expr: sp.Basic, tex: Callable[[sp.Basic], str], budget: float) -> 
     """``expr`` as printed lines of at most ``budget`` each (the first line full width, the others after a
     ``+`` or ``-``), when ``expr`` is a sum; None when it is not one or a single term is already too wide.
 
-    The terms keep sympy's printing order (that of ``tex(expr)``), so the lines read as the unbroken
-    formula would."""
+    The terms keep the printing order (that of ``tex(expr)``, :func:`paper_terms`), so the lines read as the
+    unbroken formula would."""
     if not isinstance(expr, sp.Add):
         return None
     terms = _printed_terms(expr)
@@ -155,18 +155,40 @@ def split_sum(expr: sp.Basic, tex: Callable[[sp.Basic], str], budget: float) -> 
 
 
 def _printed_terms(expr: sp.Add) -> list[tuple[int, sp.Basic]]:
-    """The terms of a sum in sympy's LaTeX printing order, each as (sign, term with the sign taken out)."""
+    """The terms of a sum in the order the renderer prints them (:func:`paper_terms`), each as
+    (sign, term with the sign taken out)."""
     from sympy.printing.latex import LatexPrinter
 
-    ordered = LatexPrinter(settings={"order": None})._as_ordered_terms(expr)
-    out = []
-    for term in ordered:
-        coeff, rest = term.as_coeff_Mul()
-        if coeff.is_negative:
-            out.append((-1, -term))
-        else:
-            out.append((1, term))
-    return out
+    ordered = paper_terms(LatexPrinter(settings={"order": None})._as_ordered_terms(expr))
+    return [(-1, -term) if term.could_extract_minus_sign() else (1, term) for term in ordered]
+
+
+def paper_terms(terms: list[sp.Basic]) -> list[sp.Basic]:
+    """The terms of a sum in the order a paper writes them: sympy's order, except that when the first term
+    prints with a minus sign, the first term that prints with a plus sign comes first (``y - \\mu``, not
+    ``-\\mu + y``); the other terms keep sympy's order.  Only the order of the printed terms changes."""
+    terms = list(terms)
+    if not terms or not terms[0].could_extract_minus_sign():
+        return terms
+    for i, term in enumerate(terms):
+        if not term.could_extract_minus_sign():
+            return [term] + terms[:i] + terms[i + 1:]
+    return terms
+
+
+def paper_factors(factors: list[sp.Basic]) -> list[sp.Basic]:
+    """The factors of a product (numerator or denominator) in the order a paper writes them: numbers, then lone
+    symbols named in lower case (parameters: ``\\alpha``, ``k``), then lone symbols named in upper case (random
+    variables and sensitivities: ``X``, ``L``, ``\\Delta``), then the rest (powers, functions, sums), each group in
+    sympy's order -- ``\\alpha \\Delta^2`` and ``a X`` rather than sympy's ``\\Delta^2 \\alpha`` and ``X a``.  Only the
+    order of the printed factors changes."""
+    def rank(f: sp.Basic) -> int:
+        if f.is_number:
+            return 0
+        if isinstance(f, sp.Symbol):
+            return 2 if f.name[:1].isupper() else 1
+        return 3
+    return sorted(factors, key=rank)  # sorted is stable
 
 
 def abbreviations(exprs: list[sp.Basic], tex: Callable[[sp.Basic], str], least: float = 6.0

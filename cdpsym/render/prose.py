@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["prose", "math", "text_escape", "GREEK", "MATH_SYMBOLS"]
+__all__ = ["prose", "math", "text_escape", "without_reference_ids", "GREEK", "MATH_SYMBOLS"]
 
 GREEK = {
     "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ε": r"\varepsilon", "ζ": r"\zeta",
@@ -66,6 +66,77 @@ _ABBREVIATIONS = {"a.s", "i.e", "e.g", "w.r.t", "cf", "vs", "et al", "resp", "a.
 _REFERENCE = re.compile(r"^(R-[A-H]\d+[a-z]?|[A-Z]{2,}\d*[a-z]?|REFERENCE\.md|arXiv:\S+)$")
 _WORD = re.compile(r"^[A-Za-z]+(['’][A-Za-z]+)?$")
 _PUNCT = "()[],.;:"
+
+
+#: a project-internal reference: an item of the project's REFERENCE.md (``R-C2``), a numeric check (``✓N9``), or
+#: the file itself -- meaningless to a paper's reader
+_ITEM = r"(?:R-[A-H]\d+[a-z]?|N\d+)\b"
+_REFERENCE_ID = re.compile(r"\bR-[A-H]\d+[a-z]?\b|✓N\d+|\bseeds? \d{3}\b|\bREFERENCE(?:\.md)?(?:\s+%s(?:,\s*%s)*)?"
+                           % (_ITEM, _ITEM))
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def without_reference_ids(s: str) -> str:
+    """``s`` without the clauses that cite the project's own REFERENCE items (``R-C2``, ``REFERENCE.md R-G6
+    [D]``): a reader of a paper does not know them.  The clause is the smallest piece around the mention
+    bounded by the enclosing bracket, a ``,`` or ``;`` at its level, or (outside brackets) the end of a sentence;
+    a bracket left empty goes too.  A clause that says the result is *derived* (``REFERENCE R-E5 (derived)``,
+    ``R-C6 [D]``) becomes the word "derived", so that the papers cited beside it are not credited with it::
+
+        >>> without_reference_ids("the mechanism is ρ-zCDP (MGF form, R-A9)")
+        'the mechanism is ρ-zCDP (MGF form)'
+        >>> without_reference_ids("REFERENCE R-E7; Canonne, Kamath & Steinke 2020, Prop 12")
+        'Canonne, Kamath & Steinke 2020, Prop 12'
+        >>> without_reference_ids("not tight; the exact value is smaller (R-E7).")
+        'not tight; the exact value is smaller.'
+        >>> without_reference_ids("REFERENCE R-E6 (derived); Warner 1965")
+        'derived; Warner 1965'
+    """
+    for _ in range(50):
+        m = _REFERENCE_ID.search(s)
+        if m is None:
+            break
+        s = _drop_clause(s, m.start(), m.end())
+    return s.strip()
+
+
+def _drop_clause(s: str, i: int, j: int) -> str:
+    depth, lo = 0, i
+    while lo > 0:  # back to the clause's start: an opening bracket or a separator at this level
+        c = s[lo - 1]
+        if c in _CLOSE:
+            depth += 1
+        elif c in _OPEN:
+            if depth == 0:
+                break
+            depth -= 1
+        elif c in ",;" and depth == 0:
+            break
+        lo -= 1
+    inside = lo > 0 and s[lo - 1] in _OPEN
+    depth, hi = 0, j
+    while hi < len(s):  # on to its end
+        c = s[hi]
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and (c in ",;" or (not inside and c == "." and (hi + 1 == len(s) or s[hi + 1] == " "))):
+            break
+        hi += 1
+    before, after = s[:lo], s[hi:]
+    if re.search(r"\bderived\b|\[D\]", s[lo:hi]):  # keep what the clause says about the result's origin
+        return before + re.match(r"\s*", s[lo:hi]).group(0) + "derived" + after  # type: ignore[union-attr]
+    last, first = before[-1:], after[:1]  # "" at either end of s
+    if inside and first and first in _CLOSE and last in _OPEN:  # the whole bracket: drop it
+        return before[:-1].rstrip() + after[1:]
+    if last and last in ",;":  # "a, R-A9" -> "a"
+        return before[:-1].rstrip() + after
+    if first and first in ",;":  # "R-A9, a" -> "a"
+        return before + after[1:].lstrip()
+    return before.rstrip() + after if first and first in "." + _CLOSE else before + after.lstrip()
 
 
 def text_escape(s: str) -> str:
@@ -118,7 +189,8 @@ def _kind(tok: str) -> str:
         return "math"
     if any(ch in _MATH_CHARS for ch in tok) or "√" in tok:
         return "math"
-    if core in _FUNCTIONS or core in ("eps", "lam", "Delta", "sigma", "rho", "alpha"):  # symbols' ASCII names
+    if core in _FUNCTIONS or core in ("eps", "epsilon", "lam", "Delta", "delta", "sigma", "rho", "alpha", "xi", "tau"):
+        # symbols' ASCII names
         return "math"
     if re.fullmatch(r"[A-Za-z]", core):
         return "maybe" if core in ("a", "A", "I") else "math"
@@ -146,7 +218,7 @@ def _split_suffix(tok: str) -> list[str]:
 #: the ASCII names of the library's symbols (cdpsym.expr.symbols), typeset as the letters they stand for
 _ASCII_GREEK = {"eps": r"\varepsilon", "delta": r"\delta", "Delta": r"\Delta", "rho": r"\rho", "sigma": r"\sigma",
                 "alpha": r"\alpha", "lam": r"\lambda", "lambda": r"\lambda", "mu": r"\mu", "nu": r"\nu",
-                "tau": r"\tau", "omega": r"\omega", "xi": r"\xi"}
+                "tau": r"\tau", "omega": r"\omega", "xi": r"\xi", "epsilon": r"\varepsilon"}
 
 
 def prose(s: str) -> str:
@@ -253,7 +325,8 @@ def _atom(s: str, i: int) -> int:
 
 def math(s: str) -> str:
     """Unicode pseudo-maths as LaTeX maths (without the dollars)."""
-    s = re.sub(r"(\d+(?:\.\d+)?)e(-?\d+)\b", lambda m: m.group(1) + r"\cdot 10^{" + m.group(2) + "}", s)
+    s = re.sub(r"(\d+(?:\.\d+)?)e(-?\d+)\b",
+               lambda m: ("" if m.group(1) == "1" else m.group(1) + r"\cdot ") + "10^{" + m.group(2) + "}", s)
     out: list[str] = []
     i = 0
     n = len(s)

@@ -21,6 +21,8 @@ BEYOND_THE_LANGUAGE = {
     # KOV15's delta_i is a finite sum of binomial terms (sum, product): the claim grammar has no sums; and its
     # delta_0 ranges over [0, 1), wider than the language's default (0, 1) for a delta
     "approx_dp_optimal_composition_homogeneous",
+    # KOV15's closed form has the same delta_0 in [0, 1), and a minimum of three branches
+    "approx_dp_advanced_composition_kov15",
 }
 
 
