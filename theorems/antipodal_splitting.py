@@ -36,10 +36,10 @@ Claim 3.12, ``chord_neg`` (``a ∈ [−1, 0)``: ``a(e^ε − 1) <= 1 − e^{−a
 
 Encoding notes.
 
-* Three cases: the kernel's sign decider uses the upper end of a variable's domain only
-  through a rational parametrization of it, which it has for (0, 1] and [−1, 0) but not
-  for the closed [0, 1] (``Interval.reparametrize`` keeps the symbol), so ``1 − a >= 0``
-  cannot be shown for ``a ∈ [0, 1]``.  (0, 1], {0} and [−1, 0) cover [−1, 1] exactly.
+* Three cases, (0, 1], {0} and [−1, 0), which cover [−1, 1] exactly.  (They were needed
+  when the sign decider could not show ``1 − a >= 0`` on the closed [0, 1]; it can now,
+  through a rational cover of closed domains, but the split into cases is kept: at a = 0
+  the split atom's mass is 0 and the case is clearer on its own.)
   The sign cases use two symbols because numeric points and property draws give one
   value per symbol name.
 * ``e^{sε} − 1`` is written ``e^{sε/2}(e^{sε/2} − e^{−sε/2})`` (``exp_minus_one``): the
@@ -87,6 +87,7 @@ import sympy as sp
 
 from cdpsym.expr import eps, p, positive, x
 from cdpsym.expr.domains import Interval
+from cdpsym.expr.symbols import LATEX_NAMES
 from cdpsym.proof import Chain, Part, Theorem, algebra, by, eq, le, monotone, sign
 
 __all__ = ["theorem", "make", "mutants", "SplitAtom", "split_atom", "exp_minus_one", "a_pos", "a_neg", "v",
@@ -94,6 +95,7 @@ __all__ = ["theorem", "make", "mutants", "SplitAtom", "split_atom", "exp_minus_o
 
 a_pos = sp.Symbol("a_pos", positive=True)  # a in (0, 1], s = 1
 a_neg = sp.Symbol("a_neg", negative=True)  # a in [-1, 0), s = -1
+LATEX_NAMES[a_pos] = LATEX_NAMES[a_neg] = "a"  # on the page both are the paper's a, told apart by their ranges
 v = sp.Symbol("v", nonnegative=True)  # the exponent of exp_lemma
 
 

@@ -45,6 +45,10 @@ Not tight: e.g. k = 100, ε = 0.1, δ' = 1e-6: ε̃ = 5.7561, the exact optimum 
 4.7746; k = 1000, ε = 0.05, δ' = 1e-9: branches 11.5409 and 11.4290, optimum
 10.2799 (✓N19, ✓N46).
 
+Not encoded: KOV15's heterogeneous closed form (Thm 3.5 as REFERENCE gives it: Σε_i·tanh(ε_i/2), Σε_i², Σε_i in
+place of the homogeneous terms), because the statement language has no indexed parameters (a list ε_1..ε_k is
+neither a variable nor a numeric point); the homogeneous form is the one stated here.
+
 References
 ----------
 * Kairouz, Oh & Viswanath 2015, *The Composition Theorem for Differential Privacy*, ICML, Theorem 3.4

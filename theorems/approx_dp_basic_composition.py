@@ -5,7 +5,7 @@ r"""k-fold adaptive composition of (ε, δ)-DP mechanisms is (kε, kδ)-DP, and 
     \qquad
     \delta_{P^{(2)}\|Q^{(2)}}(\varepsilon_1+\varepsilon_2)\ \le\ 1-(1-\delta_1)(1-\delta_2)\ \le\ \delta_1+\delta_2 .
 
-Statement (R-F2, DR14 Thm 3.16): :math:`M_j` :math:`(\varepsilon_j,\delta_j)`-DP for
+Statement (R-F2; DR14 Thm 3.16 as REFERENCE gives it, number not checked): :math:`M_j` :math:`(\varepsilon_j,\delta_j)`-DP for
 :math:`j=1..k` implies that the (adaptive) composition is
 :math:`(\sum_j\varepsilon_j,\ \sum_j\delta_j)`-DP.  The statement language has no
 indexed parameters (a list :math:`\varepsilon_1..\varepsilon_k` cannot be a
@@ -25,9 +25,7 @@ The conclusion is one direction of (ε', δ')-DP (R-A6); the other is the same
 theorem for the swapped game (the class of neighbouring pairs is closed under
 swapping).  Parameter names: ``delta0`` ∈ (0, 1) (homogeneous) and ``delta_1``,
 ``delta_2`` ∈ [0, 1) (two mechanisms) are the per-step δ (cdpsym's ``delta`` is
-reserved for targets).  δ = 1 is left out (it makes the statement vacuous, and the
-closed interval [0, 1] has no rational parametrization for the kernel's sign
-decisions); homogeneous δ = 0 is pure basic composition, R-F1, proved in
+reserved for targets).  δ = 1 is left out (it makes the statement vacuous); homogeneous δ = 0 is pure basic composition, R-F1, proved in
 :mod:`theorems.pure_dp_basic_composition` (the claim language reads the generated
 statement with δ > 0, so the homogeneous theorem keeps that domain).
 
@@ -84,13 +82,12 @@ randomized response.
 
 References
 ----------
-* Dwork & Roth 2014, *The Algorithmic Foundations of Differential Privacy*, FnT-TCS 9(3–4), Thm 3.16.
-* Dwork, Kenthapadi, McSherry, Mironov & Naor 2006, *Our Data, Ourselves: Privacy via Distributed Noise
-  Generation*, EUROCRYPT (the first statement, non-adaptive).
+* Dwork & Roth 2014, *The Algorithmic Foundations of Differential Privacy*, FnT-TCS 9(3–4), Thm 3.16
+  (theorem number as REFERENCE gives it, not checked).
 * Dwork, Rothblum & Vadhan 2010, *Boosting and Differential Privacy*, FOCS (the adaptive composition game).
 * Kairouz, Oh & Viswanath 2015, *The Composition Theorem for Differential Privacy*, ICML, Thm 3.3,
-  arXiv:1311.0776 (the four-atom pair; the optimum, R-F7).
-* Murtagh & Vadhan 2016, TCC, Thm 1.5, arXiv:1507.03113 (heterogeneous optimum, R-F8).
+  arXiv:1311.0776 (the four-atom pair; the optimum, R-F7; numbering to be checked, as REFERENCE says).
+* Murtagh & Vadhan 2016, TCC, arXiv:1507.03113 (heterogeneous optimum, R-F8; theorem number not checked).
 * REFERENCE.md R-F2 (statement), R-F1, R-F7, R-F8, R-A6.
 """
 
@@ -251,8 +248,9 @@ def _below_precision(value, dps):
     return mpmath.mpf(0) if abs(value) < mpmath.mpf(10) ** (-(dps + 10)) else value
 
 
-def _ground_truth(eps_p_expr: sp.Expr, build):
-    """The hockey-stick divergence at the statement's ε' (read from the statement) of every witness."""
+def _ground_truth(eps_p_expr: sp.Expr, build, grouped=None):
+    """The hockey-stick divergence at the statement's ε' (read from the statement) of every witness; ``grouped``:
+    a further witness for large k, the k-fold four-atom product summed over its atom-type counts."""
 
     def truth(v, dps):
         from cdpsym.expr.evaluate import MPContext, evaluate
@@ -265,6 +263,8 @@ def _ground_truth(eps_p_expr: sp.Expr, build):
             for name, pp, qq in build(point, dps + 20):
                 rows.append((f"{name}: sum of positive parts at eps'",
                              _below_precision(hockey_stick_discrete(pp, qq, eps_p, dps=dps + 20), dps)))
+            if grouped is not None:
+                rows += grouped(point, eps_p, dps)
         return rows
 
     return truth
@@ -314,7 +314,7 @@ def make_bernoulli(factor: sp.Expr = sp.S.One) -> Theorem:
         reference="R-F2",
         source="Bernoulli's inequality, (1 + x)^k >= 1 + kx for x >= -1 (e.g. Hardy, Littlewood & Pólya 1934), "
                "at x = -δ; proved here by induction on k",
-        title="Bernoulli's inequality, 1 − (1 − δ)^k ≤ kδ",
+        title="Bernoulli's inequality",
         variables={k: naturals(sample_lo=1, sample_hi=40),
                    delta0: Interval(sp.S.Zero, sp.S.One, False, True, sample_lo=0, sample_hi=1)},
         parts=(power, Part("main", le(gap(k), factor * k * delta0), proof=proof, ground_truth=_bernoulli_truth)),
@@ -349,7 +349,7 @@ def make_two(eps_total: sp.Expr = EPS_TOTAL_TWO, delta_total: sp.Expr = DELTA_TO
     return Theorem(
         name="approx_dp_basic_composition_two_mechanisms",
         reference="R-F2",
-        source="Dwork & Roth 2014, Thm 3.16; Murtagh & Vadhan 2016, Thm 1.5, arXiv:1507.03113 (the optimum)",
+        source="Dwork & Roth 2014, Thm 3.16; Murtagh & Vadhan 2016, arXiv:1507.03113 (the optimum)",
         title="basic composition of two approximate-DP mechanisms",
         variables={eps1: positive(sample_lo=0.01, sample_hi=3), eps2: positive(sample_lo=0.01, sample_hi=3),
                    delta1: _UNIT, delta2: _UNIT},
@@ -378,30 +378,44 @@ def _build(point, dps):
     return witnesses(point[eps], point[delta0], int(point[k]), dps)
 
 
+def _grouped(point, eps_p, dps):
+    """The k-fold four-atom product for k up to 60, its atoms grouped by type counts (every k the numeric points
+    and the property draws reach, beyond the explicit products of ``witnesses``)."""
+    from theorems.approx_dp_advanced_composition_kov15 import four_atom_product_delta
+
+    n = int(point[k])
+    if n > 60:
+        return []
+    value = four_atom_product_delta(point[eps], point[delta0], n, eps_p)
+    return [("k-fold four-atom product, grouped by atom-type counts", _below_precision(value, dps))]
+
+
 def make(eps_total: sp.Expr = EPS_TOTAL, delta_total: sp.Expr = DELTA_TOTAL) -> Theorem:
     """Basic composition of k (ε, δ)-DP mechanisms with the claimed (``eps_total``, ``delta_total``) (mutants)."""
     opt_lhs = HockeyStick(EPS_TOTAL, Pk(k), Qk(k))
     optimum = Part("optimum", le(opt_lhs, DELTA_OPT), title="the optimal composition at kε (KOV15, i = 0)",
-                   proof=Chain(opt_lhs).le(DELTA_OPT, numeric()), ground_truth=_ground_truth(EPS_TOTAL, _build))
+                   proof=Chain(opt_lhs).le(DELTA_OPT, numeric()),
+                   ground_truth=_ground_truth(EPS_TOTAL, _build, _grouped))
     lhs = HockeyStick(eps_total, Pk(k), Qk(k))
     main = Part("main", le(lhs, delta_total),
                 proof=(Chain(lhs).le(DELTA_OPT, by(optimum))
                        .le(DELTA_TOTAL, by(bernoulli_inequality.part("main"), k=k, delta0=delta0))
                        .eq(delta_total, algebra())),
-                ground_truth=_ground_truth(eps_total, _build))
+                ground_truth=_ground_truth(eps_total, _build, _grouped))
     return Theorem(
         name="approx_dp_basic_composition",
         reference="R-F2",
         source="Dwork & Roth 2014, Thm 3.16; Kairouz, Oh & Viswanath 2015, Thm 3.3, arXiv:1311.0776 (the optimum)",
         title="basic composition of approximate DP",
-        variables={k: naturals(sample_lo=1, sample_hi=4),
+        variables={k: naturals(sample_lo=1, sample_hi=20),
                    eps: positive(sample_lo=0.01, sample_hi=3),
                    delta0: _POSITIVE_UNIT},
         hypotheses=(step_approx_dp, step_approx_dp_reverse),
         parts=(optimum, main),
         numeric_points=({"k": "1", "eps": "1", "delta0": "0.01"}, {"k": "2", "eps": "0.5", "delta0": "0.1"},
                         {"k": "3", "eps": "1", "delta0": "0.001"}, {"k": "4", "eps": "0.3", "delta0": "0.0001"},
-                        {"k": "5", "eps": "0.1", "delta0": "1e-6"}, {"k": "2", "eps": "2", "delta0": "0.3"}),
+                        {"k": "5", "eps": "0.1", "delta0": "1e-6"}, {"k": "2", "eps": "2", "delta0": "0.3"},
+                        {"k": "10", "eps": "0.2", "delta0": "0.01"}, {"k": "40", "eps": "0.05", "delta0": "0.001"}),
         property_examples=6,
         tight="optimum: exact (the k-fold four-atom product attains it); main: exceeds it by kδ − 1 + (1 − δ)^k, "
               "> 0 for k ≥ 2 and δ > 0.",

@@ -100,7 +100,7 @@ bretagnolle_huber = Axiom(
     name="bretagnolle_huber",
     title="the **Bretagnolle–Huber inequality** TV(P, Q)² ≤ 1 − e^{−KL(P‖Q)} (TV = δ_{P‖Q}(0))",
     citation="Bretagnolle & Huber 1979, Z. Wahrsch. verw. Gebiete 47, 119-137; Tsybakov 2009, *Introduction to "
-             "Nonparametric Estimation*, Lemma 2.6 and its proof (1 - TV^2 >= BC^2 >= e^{-KL}, BC the Bhattacharyya coefficient); "
+             "Nonparametric Estimation*, Lemma 2.6 and its proof (with the Bhattacharyya coefficient BC: 1 - TV^2 >= BC^2 >= e^{-KL}); "
              "Canonne 2022, arXiv:2202.07198; delta_{P||Q}(0) = sup_S P(S) - Q(S) is the total variation distance "
              "(R-A6 at eps = 0)",
     relation=le(TV ** 2, 1 - sp.exp(-KL(P, Q))),

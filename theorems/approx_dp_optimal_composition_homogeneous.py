@@ -79,12 +79,12 @@ DELTA_PRIME = 1 - (1 - delta0) ** k * (1 - DELTA_I)
 
 step_approx_dp = Hypothesis(
     name="step_approx_dp",
-    title="every step's pair (P, Q) is (ε, δ)-DP: δ_{P‖Q}(ε) ≤ δ",
+    title="every step's pair (P, Q) is (ε, δ₀)-DP",
     relation=le(HockeyStick(eps, P, Q), delta0),
 )
 step_approx_dp_reverse = Hypothesis(
     name="step_approx_dp_reverse",
-    title="every step's pair (P, Q) is (ε, δ)-DP: δ_{Q‖P}(ε) ≤ δ",
+    title="every step's pair (Q, P) is (ε, δ₀)-DP (the other direction)",
     relation=le(HockeyStick(eps, Q, P), delta0),
 )
 

@@ -101,8 +101,8 @@ hockey_stick_two_atom_definition = Axiom(
     title="definition of the hockey-stick divergence sup_S P(S) − e^ε Q(S) on a two-point space "
           "(its four events: ∅, {1}, {2}, {1, 2})",
     reference="R-A6",
-    citation="Dwork & Rothblum 2016, Def 2.4, arXiv:1603.01887v2 ((eps, delta)-DP: P(S) <= e^eps Q(S) + delta for "
-             "every event S); Balle, Barthe & Gaboardi 2018, §2, arXiv:1807.01647 (the privacy profile "
+    citation="Dwork & Rothblum 2016, Def 2.4, arXiv:1603.01887v2 (the definition of (eps, delta)-DP, "
+             "P(S) <= e^eps Q(S) + delta, for every event S); Balle, Barthe & Gaboardi 2018, §2, arXiv:1807.01647 (the privacy profile "
              "delta(eps) = sup_S P(S) - e^eps Q(S)); a two-point space has exactly four events",
     relation=eq(HockeyStick(eps, sp.Tuple(p1, p2), sp.Tuple(q1, q2)),
                 sp.Max(0, *_events(eps, (p1, p2), (q1, q2)))),

@@ -74,9 +74,9 @@ EVENT = sp.StrictGreaterThan(W, 0)  # the event A = {W > 0}
 young_expectation = Axiom(
     name="young_expectation",
     title="**Young's inequality** in expectation: E|XY| <= E|X|^p / p + ((p − 1)/p) E|Y|^{p/(p−1)} for p > 1",
-    citation="Young's inequality ab <= a^p/p + b^q/q for a, b >= 0, 1/p + 1/q = 1 (W. H. Young 1912; it is the "
+    citation="W. H. Young 1912: Young's inequality ab <= a^p/p + b^q/q for a, b >= 0 and 1/p + 1/q = 1. It is the "
              "convexity of exp, e^{s/p + t/q} <= e^s/p + e^t/q, the step in the proof of **Hölder's inequality** in "
-             "Rudin, *Real and Complex Analysis*, 3rd ed., Thm 3.5), at a = |X|, b = |Y|, then monotonicity and "
+             "Rudin, *Real and Complex Analysis*, 3rd ed., Thm 3.5. Here at a = |X|, b = |Y|, then monotonicity and "
              "linearity of expectation; scaling X by t and Y by 1/t and minimising over t gives Hölder",
     relation=le(Expect(sp.Abs(X * Y)),
                 Expect(sp.Abs(X) ** _p) / _p + (_p - 1) / _p * Expect(sp.Abs(Y) ** (_p / (_p - 1)))),
@@ -94,8 +94,9 @@ probability_is_expected_indicator = Axiom(
 
 indicator_power = Axiom(
     name="indicator_power",
-    title="1_A^c = 1_A for c > 0 (1_A takes the values 0 and 1, and 0^c = 0, 1^c = 1)",
-    citation="pointwise identity of indicator functions (0^c = 0 and 1^c = 1 for c > 0); e.g. Billingsley, "
+    title="a positive power of an indicator is the indicator",
+    citation="pointwise identity of indicator functions: an indicator takes the values 0 and 1, and 0^c = 0, "
+             "1^c = 1 for c > 0; e.g. Billingsley, "
              "*Probability and Measure*, 3rd ed., §13 (indicators and simple functions)",
     relation=eq(Indicator(sp.StrictGreaterThan(Z, 0)) ** _c, Indicator(sp.StrictGreaterThan(Z, 0))),
     variables={Z: real(), _c: positive()},

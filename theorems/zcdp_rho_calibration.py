@@ -142,8 +142,8 @@ def make(rho_s22b: sp.Expr = RHO_S22B, rho_exact: sp.Expr = RHO_EXACT) -> Theore
         numeric_points=({"eps": "1", "delta": "1e-6"}, {"eps": "0.1", "delta": "1e-9"}, {"eps": "10", "delta": "1e-3"},
                         {"eps": "3", "delta": "0.5"}),
         property_examples=30,
-        tight="sufficient is not tight (ρ* is larger, e.g. ε = 1, δ = 1e-6: 0.016874 vs 0.017469); exact_inverse is "
-              "an identity.",
+        tight="the sufficient ρ is not tight: the exact ρ* is larger (at ε = 1, δ = 1e-6: 0.016874 against "
+              "0.017469); the exact inverse is an identity.",
     )
 
 
