@@ -254,7 +254,7 @@ def _case_parts(case: str, atom: SplitAtom, variables: dict, exp_one: Part, clai
     avar = a if a.free_symbols else None
     parts = [
         Part(f"{case}_mass", eq(atom.d, atom.m + atom.m_s), title="D[x] = M[x] + M[s_x]", variables=variables,
-             proof=Chain(atom.d).eq(atom.m + atom.m_s, algebra("e^{sε} p R + p(1 - R) = p + p(e^{aε} - 1)")),
+             proof=Chain(atom.d).eq(atom.m + atom.m_s, algebra("the split atom and the new atom together carry the mass p e^{aε} of the atom")),
              ground_truth=_d_truth(avar)),
         Part(f"{case}_mass_prime", eq(atom.d_prime, atom.m_prime + atom.m_prime_s), title="D'[x] = M'[x] + M'[s_x]",
              variables=variables, proof=Chain(atom.d_prime).eq(atom.m_prime + atom.m_prime_s, algebra()),

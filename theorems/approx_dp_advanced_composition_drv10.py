@@ -129,7 +129,7 @@ def make(mean_term: sp.Expr = MEAN_TERM) -> Theorem:
                       proof=Chain(sp.exp(-_x)).le(1, monotone(_x)), ground_truth=_exp_truth)
     slack_below_one = (
         Chain(_SMALLER_SLACK)
-        .eq(delta_p * sp.exp(-_GAIN), algebra("exp(-A²/2) = δ'"))
+        .eq(delta_p * sp.exp(-_GAIN), algebra("exp(−A²/2) = δ', where A = √(2 log(1/δ'))"))
         .le(delta_p, by(decreasing, x=_GAIN, inside=lambda w: delta_p * w))
         .lt(1, sign("δ' < 1"))
     )
@@ -140,7 +140,7 @@ def make(mean_term: sp.Expr = MEAN_TERM) -> Theorem:
         .eq(hockey(_DR16_AT_SMALLER_SLACK), by(root, y=_A + _C, inside=lambda w: hockey(w * eps + half)))
         .le(_SMALLER_SLACK, by(advanced_composition, k=k, eps=eps, delta_p=_SMALLER_SLACK,
                                given={"delta_p": slack_below_one}))
-        .eq(delta_p * sp.exp(-_GAIN), algebra("exp(-A²/2) = δ'"))
+        .eq(delta_p * sp.exp(-_GAIN), algebra("exp(−A²/2) = δ', where A = √(2 log(1/δ'))"))
         .le(delta_p, by(decreasing, x=_GAIN, inside=lambda w: delta_p * w))
     )
     return Theorem(

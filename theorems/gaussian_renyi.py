@@ -104,7 +104,7 @@ def make(divergence: sp.Expr = DIVERGENCE) -> Theorem:
             by(expectation_affine, a=sp.exp(lam_ * C0), b=0, X=sp.exp(lam_ * A0 * Z)))
         .eq(sp.exp(lam_ * C0) * sp.exp(lam_ ** 2 * A0 ** 2 / 2),
             by(standard_normal_mgf, lam=lam_ * A0, inside=lambda w: sp.exp(lam_ * C0) * w))
-        .eq(sp.exp(lam_ * divergence), algebra("(α−1)ρ' + (α−1)²ρ' = (α−1)αρ'"))
+        .eq(sp.exp(lam_ * divergence), algebra("where ρ' = (μ − ν)²/(2σ²); then (α−1)ρ' + (α−1)²ρ' = (α−1)αρ'"))
     )
     mgf = Part("mgf", eq(MGF, sp.exp(lam_ * divergence)), title="the MGF of the Gaussian privacy loss at order α",
                proof=mgf_proof, ground_truth=_mgf_truth)

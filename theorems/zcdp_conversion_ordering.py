@@ -205,7 +205,7 @@ def make(factor: sp.Expr = sp.Integer(1), mironov: sp.Expr | None = None) -> The
         proof=(Chain(cks_star)
                .le(factor * sp.exp(exponent).subs(alpha, star), by(cks20_le_tail, alpha=star))
                .eq(factor * sp.exp(-(eps - rho) ** 2 / (4 * rho)),
-                   algebra("(a*-1)(a* rho - eps) = -(eps-rho)^2/(4 rho)"))),
+                   algebra("at the order α* = (ε + ρ)/(2ρ); then (α* − 1)(α*ρ − ε) = −(ε − ρ)²/(4ρ)"))),
         ground_truth=_cks_delta_truth(at_star=True))
     a_ = _A
     args = (sp.sqrt(sp.pi * rho), 1 / (1 + a_), 2 / (1 + a_ + sp.sqrt((1 + a_) ** 2 + 4 / (sp.pi * rho))))
@@ -230,7 +230,7 @@ def make(factor: sp.Expr = sp.Integer(1), mironov: sp.Expr | None = None) -> The
         "prop13_le_mironov", le(bs16_eps, mironov), variables={**a_vars, **r_vars, **d_vars},
         proof=(Chain(bs16_eps)
                .le(prop13_eps() + square, sign("a square is non-negative"))
-               .eq(mironov_eps(), algebra("AM-GM: (alpha-1) rho + l/(alpha-1) - 2 sqrt(rho l) is the square"))
+               .eq(mironov_eps(), algebra("AM-GM, where l = log(1/δ); then (α − 1)ρ + l/(α − 1) − 2√(ρl) is a square"))
                .le(mironov, sign("the claimed Mironov epsilon is at least his"))),
         ground_truth=_prop13_truth)
     return Theorem(

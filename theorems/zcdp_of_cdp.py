@@ -72,7 +72,7 @@ def make(rho_claim: sp.Expr = RHO) -> Theorem:
         # sympy decides (it does not decide e^x − 1 >= 0 for x >= 0)
         .le(sp.exp(lam * mu) * g + 2 * sp.exp((A + B) / 2) * sp.sinh((A - B) / 2),
             sign("sinh of λ(τ²/2 − μ)/2 >= 0, as μ <= τ²/2"))
-        .eq(sp.exp(A), algebra("e^B + 2 e^{(A+B)/2} sinh((A−B)/2) = e^A"))
+        .eq(sp.exp(A), algebra("e^B + 2 e^{(A+B)/2} sinh((A−B)/2) = e^A, with A = λ(λ + 1)ρ and B = λμ + λ²τ²/2"))
     )
     return Theorem(
         name="zcdp_of_cdp",

@@ -114,19 +114,19 @@ def make(rho_s22b: sp.Expr = RHO_S22B, rho_exact: sp.Expr = RHO_EXACT) -> Theore
     )
     sufficient = (
         sufficient
-        .eq(eps ** 2 / (4 * (_ell + eps)) + eps * _v, algebra("sqrt(eps^2 l / (4 (l + eps))) = (eps/2) v"))
+        .eq(eps ** 2 / (4 * (_ell + eps)) + eps * _v, algebra("where l = log(1/δ) and v = √(l/(l + ε)); then √(ε² l/(4(l + ε))) = (ε/2) v"))
         .eq(eps - eps * (_w / (1 + _v)) * (2 + _w / (1 + _v)) / 4,
-            algebra("eps ((1 - v^2)/4 + v) = eps - eps (1 - v)(3 - v)/4 with 1 - v = w/(1 + v), 1 - v^2 = w"))
+            algebra("where w = ε/(l + ε) = 1 − v²; then ε((1 − v²)/4 + v) = ε − ε(1 − v)(3 − v)/4"))
         .lt(eps, sign("the subtracted term is a product of positive factors"))
     )
     gap = Part("sqrt_gap", eq(_GAP, eps / _s), proof=Chain(_GAP).eq(eps / _s, algebra("rationalize")),
                ground_truth=_gap_truth)
     exact = (
         Chain(conversion(rho_exact))
-        .eq(_GAP ** 2 + 2 * sp.Abs(_GAP) * sp.sqrt(_ell), algebra("sqrt(x^2 l) = |x| sqrt(l)"))
+        .eq(_GAP ** 2 + 2 * sp.Abs(_GAP) * sp.sqrt(_ell), algebra("√(x² l) = |x| √l, where l = log(1/δ)"))
         .eq((eps / _s) ** 2 + 2 * sp.Abs(eps / _s) * sp.sqrt(_ell),
             by(gap, inside=lambda g: g ** 2 + 2 * sp.Abs(g) * sp.sqrt(_ell)))
-        .eq(eps, algebra("eps (eps + 2 sqrt(l) s)/s^2 and s^2 = eps + 2 sqrt(l) s"))
+        .eq(eps, algebra("where s = √(l + ε) + √l; then s² = ε + 2s√l"))
     )
     return Theorem(
         name="zcdp_rho_calibration",

@@ -178,6 +178,30 @@ def fact_label(fact: "Fact") -> str:
     return r"\text{by %s}" % (r"\texttt{%s}" % text(fact.name))
 
 
+def _instance_latex(why) -> str:
+    """`` with v ↦ value, ...``: the values a ``by`` step gives the cited fact's variables (those that change; the
+    fact's own names may coincide with the theorem's, hence a substitution arrow rather than an equation)."""
+    from cdpsym.expr.domains import as_expr
+    from cdpsym.render.layout import TEXT_WIDTH, width
+
+    by_name = {str(v): v for v in getattr(why.fact, "variables", {})}
+    pairs = []
+    for name, value in why.inst.items():
+        var = by_name.get(name)
+        if var is None:
+            continue
+        try:
+            value = as_expr(value)
+        except Exception:  # noqa: BLE001 - a value the printer cannot show is left out, not guessed
+            continue
+        if value != var:
+            pair = tex(var) + r" \mapsto " + tex(value)
+            if width(pair) <= 0.6 * TEXT_WIDTH:  # a value too wide for a line is left to the cited fact's list
+                pairs.append(pair)
+    # pairs separated by text, so that each is its own formula and a note can break between them
+    return (r"\text{ with }" + r"\text{, }".join(pairs)) if pairs else ""
+
+
 def _under_expectation(inside) -> bool:
     """Does a ``by(..., inside=F)`` context put the fact under an expectation (``F(w) = c E[H(w)] + d``)?"""
     from cdpsym.expr.operators import Expect
@@ -203,7 +227,7 @@ def justification_latex(why) -> str:
             g, v = why.minimizes, why.var
             at = sp.simplify(g.subs(v, why.value))
             out += (r"\text{, the minimiser of }g(" + tex(v) + ") = " + tex(g) + r"\text{ (}g'=0,\ g''>0\text{)"
-                    + r", where }g = " + tex(at))
+                    + r", whose minimum value is }" + tex(at))
         return out
     if isinstance(why, K.IntervalBound):
         from cdpsym.proof.branch_and_bound import PRECISION
@@ -441,7 +465,7 @@ class _Render:
                 if why.fact not in cited:
                     cited.append(why.fact)
                 n = cited.index(why.fact) + 1
-                lab = self.short_label(why.fact, n)
+                lab = self.short_label(why.fact, n) + _instance_latex(why)
                 if why.inside is not None and why.fact.relation.op != "=" and _under_expectation(why.inside):
                     lab += r"\text{, under }\mathbb{E}\text{ (monotonicity of expectation)}"
                 implicit = _implicit_conditions(why)
@@ -482,7 +506,7 @@ class _Render:
             else:
                 lab = justification_latex(why)
             labels.append(lab)
-        lines, notes = _layout(chain, labels, drop_repeats=not subs)
+        lines, notes = _layout(chain, labels)  # an identity that prints as the line before is left out
         pre = ""
         if chain.variables:
             pre = rf"For every ${_quantifiers(chain.variables)}$ (fixed where the derivation says so):" + "\n"
@@ -506,6 +530,9 @@ class _Render:
     # -- a theorem -------------------------------------------------------------------------------
     def theorem(self, theorem: "Theorem") -> str:  # noqa: C901
         """``\\begin{theorem}...\\end{theorem}\\begin{proof}...\\end{proof}`` with named labels."""
+        from cdpsym.render.layout import fresh_names
+
+        fresh_names()  # an abbreviation u_i keeps one meaning within the theorem
         head = r"\begin{theorem}[%s]\label{%s}" % ("{" + text(theorem.title) + "}", label(theorem.name))
         source = _source(theorem.source)
         aside = _reference_aside(theorem.reference) if self.ids else ""
@@ -661,10 +688,10 @@ def _layout(chain, labels: list[str], drop_repeats: bool = True) -> tuple[list[s
     from cdpsym.proof.kernel import Algebra
 
     if drop_repeats and len(chain.steps) > 1:
+        before = [chain.start] + [step.expr for step in chain.steps[:-1]]
         keep = [i for i, step in enumerate(chain.steps)
-                if not (i and step.op == "=" and type(step.why) is Algebra
-                        and tex(step.expr) == tex(chain.steps[i - 1].expr))]
-        if len(keep) < len(chain.steps):
+                if not (step.op == "=" and type(step.why) is Algebra and tex(step.expr) == tex(before[i]))]
+        if keep and len(keep) < len(chain.steps):
             from types import SimpleNamespace
 
             chain = SimpleNamespace(start=chain.start, steps=[chain.steps[i] for i in keep])
@@ -894,6 +921,8 @@ def _notation(theorems: list["Theorem"]) -> str:
             expr(h.relation.rhs)
     if "Prob" in found:
         found.add("Expect")
+    if found & {"L", "Expect", "KL", "Renyi", "HockeyStick"}:
+        found.add("P")  # their entries are stated for the pair (P, Q)
     from cdpsym.expr.symbols import NOTATION  # written next to each object's definition
 
     entries = sorted((rank, d) for key, (rank, d) in NOTATION.items() if key in found)

@@ -191,13 +191,23 @@ def paper_factors(factors: list[sp.Basic]) -> list[sp.Basic]:
     return sorted(factors, key=rank)  # sorted is stable
 
 
+#: the abbreviation names (u_1, u_2, ...) already given in the theorem being rendered: a name keeps one meaning in
+#: a theorem (its statement, its parts, its sub-derivations); :func:`fresh_names` starts a theorem
+_GIVEN: set = set()
+
+
+def fresh_names() -> None:
+    """Start a new theorem: abbreviation names may be reused from here on."""
+    _GIVEN.clear()
+
+
 def abbreviations(exprs: list[sp.Basic], tex: Callable[[sp.Basic], str], least: float = 6.0
                   ) -> tuple[list[sp.Basic], list[tuple[sp.Symbol, sp.Basic]]]:
     """Common sub-expressions of ``exprs`` worth a name (printed at least ``least`` wide, used at least twice):
     ``(exprs with the names, [(u_1, definition), ...])``.  The names are fresh symbols ``u_1, u_2, ...``; a
     definition may use earlier names."""
-    taken = set().union(*(e.free_symbols for e in exprs)) if exprs else set()
-    names = (s for s in (sp.Symbol(f"u_{i}") for i in range(1, 100)) if s not in taken)
+    taken = (set().union(*(e.free_symbols for e in exprs)) if exprs else set()) | _GIVEN
+    names = (s for s in (sp.Symbol(f"u_{i}") for i in range(1, 200)) if s not in taken)
     try:
         replacements, reduced = sp.cse(exprs, symbols=names, optimizations=None, order="none")
     except Exception:  # noqa: BLE001 - no abbreviation is a correct layout too
@@ -215,8 +225,9 @@ def abbreviations(exprs: list[sp.Basic], tex: Callable[[sp.Basic], str], least: 
     reduced = [e.xreplace(undo) for e in reduced]
     keep = [(s, d.xreplace(undo)) for s, d in keep]
     # number the names kept u_1, u_2, ... in order (cse numbered every candidate)
-    fresh = (s for s in (sp.Symbol(f"u_{i}") for i in range(1, 100)) if s not in taken)
+    fresh = (s for s in (sp.Symbol(f"u_{i}") for i in range(1, 200)) if s not in taken)
     rename = {old: new for (old, _), new in zip(keep, fresh)}
+    _GIVEN.update(rename.values())
     return [e.xreplace(rename) for e in reduced], [(rename[s], d.xreplace(rename)) for s, d in keep]
 
 
@@ -226,8 +237,8 @@ def name_widest(exprs: list[sp.Basic], tex: Callable[[sp.Basic], str], budget: f
     ``budget`` (``u_1 = ...``, defined under the display) -- at most ``most`` names.  The last resort after
     breaking sums and naming repeated sub-expressions: a formula too long for a line becomes a short formula
     and a definition."""
-    taken = set(taken or ()) | set().union(*(e.free_symbols for e in exprs))
-    fresh = (s for s in (sp.Symbol(f"u_{i}") for i in range(1, 100)) if s not in taken)
+    taken = set(taken or ()) | set().union(*(e.free_symbols for e in exprs)) | _GIVEN
+    fresh = (s for s in (sp.Symbol(f"u_{i}") for i in range(1, 200)) if s not in taken)
     names: list[tuple[sp.Basic, sp.Basic]] = []
     exprs = list(exprs)
     for _ in range(most):
@@ -261,6 +272,7 @@ def name_widest(exprs: list[sp.Basic], tex: Callable[[sp.Basic], str], budget: f
             name = sp.Function(f"g_{sum(1 for n, _ in names if not isinstance(n, sp.Symbol)) + 1}")(*indices)
         else:
             name = next(fresh)
+            _GIVEN.add(name)
         names.append((name, best))
         exprs = [e.xreplace({best: name}) for e in exprs]
     return exprs, names
