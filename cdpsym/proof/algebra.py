@@ -776,8 +776,9 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
         if getattr(cand, f"is_{want}"):
             return Decision(True, f"sympy: {want} after reparametrizing the domains")
     # closed finite domains: their symbols were kept (only their assumptions used); try the rational cover
-    closed = ctx.reparametrize(ea, closed_rational=True)
-    if closed != er:
+    if any((d := ctx.domains.get(x)) is not None and not d.integer and not d.left_open and not d.right_open
+           for x in er.free_symbols):  # a closed finite domain's symbol was kept as it is
+        closed = ctx.reparametrize(ea, closed_rational=True)
         for fn in (lambda x: x, sp.factor, sp.together):
             cand = _try(fn, closed)
             if cand is not None and getattr(cand, f"is_{want}"):
