@@ -87,7 +87,6 @@ import sympy as sp
 
 from cdpsym.expr import eps, p, positive, x
 from cdpsym.expr.domains import Interval
-from cdpsym.expr.symbols import LATEX_NAMES
 from cdpsym.proof import Chain, Part, Theorem, algebra, by, eq, le, monotone, sign
 
 __all__ = ["theorem", "make", "mutants", "SplitAtom", "split_atom", "exp_minus_one", "a_pos", "a_neg", "v",
@@ -95,7 +94,6 @@ __all__ = ["theorem", "make", "mutants", "SplitAtom", "split_atom", "exp_minus_o
 
 a_pos = sp.Symbol("a_pos", positive=True)  # a in (0, 1], s = 1
 a_neg = sp.Symbol("a_neg", negative=True)  # a in [-1, 0), s = -1
-LATEX_NAMES[a_pos] = LATEX_NAMES[a_neg] = "a"  # on the page both are the paper's a, told apart by their ranges
 v = sp.Symbol("v", nonnegative=True)  # the exponent of exp_lemma
 
 

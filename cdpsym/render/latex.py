@@ -140,6 +140,9 @@ def _symbol_name(s: sp.Symbol) -> str | None:
         return _GREEK_TEX[m.group(1)] + "_{%s}" % m.group(2)
     if s.name.endswith("_") and s.name[:-1].isalpha():
         return s.name[:-1] if len(s.name) == 2 else r"\mathrm{%s}" % s.name[:-1]
+    m = re.fullmatch(r"([A-Za-z])_([A-Za-z]{2,})", s.name)  # a_pos: a letter with a word as its subscript
+    if m:
+        return r"%s_{\mathrm{%s}}" % m.groups()
     return None
 
 
