@@ -181,6 +181,13 @@ def fact_label(fact: "Fact") -> str:
     return r"\text{by %s}" % (r"\texttt{%s}" % text(fact.name))
 
 
+def _title_name(title: str) -> str:
+    """A fact's title without the formula it may spell out after a colon ("the tower rule: E[...] <= ..."): the
+    list of cited facts prints the checked relation right after it, so the formula would stand there twice."""
+    head, sep, rest = title.partition(": ")
+    return head if sep and head.strip() and re.search(r"=|≤|≥|<|>|\^|\[|\|", rest) else title
+
+
 def _instance_latex(why) -> str:
     """`` with v ↦ value, ...``: the values a ``by`` step gives the cited fact's variables (those that change; the
     fact's own names may coincide with the theorem's, hence a substitution arrow rather than an equation)."""
@@ -431,7 +438,8 @@ class _Render:
             return r"hypothesis (\texttt{%s}): " % _tt(fact.name) + rel
         if fact.kind == "axiom":
             ref = getattr(fact, "reference", "") if self.ids else ""
-            return (self.fact_ref(fact) + ", " if self.refs else "") + text(fact.title or fact.name) + ": " + rel + \
+            return (self.fact_ref(fact) + ", " if self.refs else "") + text(_title_name(fact.title or fact.name)) + \
+                ": " + rel + \
                 " [" + _source(fact.citation) + ("; " + _reference_aside(ref) if ref else "") + "]"
         return self.fact_ref(fact) + ": " + rel
 
