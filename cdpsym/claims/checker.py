@@ -283,13 +283,14 @@ def _check_implication(claim: Claim, seconds: float) -> ClaimResult:
         if ok is False:
             return _refuted_notion(claim, {}, plain, "the mechanism itself", target, ev)
     deadline = time.monotonic() + seconds
-    proved = _prove_implication(claim, deadline, quick=True)
+    left: dict[int, int] = {}  # per guarantee: the obligations the quick pass left open
+    proved = _prove_implication(claim, deadline, quick=True, left=left)
     if proved is not None:
         return proved
     refutation = _refute_implication(claim, time.monotonic() + seconds)
     if refutation is not None:
         return refutation
-    proved = _prove_implication(claim, time.monotonic() + seconds, quick=False)
+    proved = _prove_implication(claim, time.monotonic() + seconds, quick=False, left=left)
     if proved is not None:
         return proved
     tried = [g.describe() for g in semantics.guarantees(subject) if semantics.obligations(g, target) is not None]
@@ -389,22 +390,30 @@ def _write_cache(data: dict) -> None:
         return
 
 
-def _prove_implication(claim: Claim, deadline: float, quick: bool) -> ClaimResult | None:
+def _prove_implication(claim: Claim, deadline: float, quick: bool, left: dict | None = None) -> ClaimResult | None:
     """A proof from the library: the first guarantee whose obligations the kernel proves, provided the
     theorems it rests on are themselves proved.  The quick pass (identities and signs) runs to the end
     whatever the clock says, so that a verdict does not depend on the machine's speed; only the slower
-    rules (monotone, interval) are bounded by *deadline*."""
-    for g in semantics.guarantees(claim.subject):
+    rules (monotone, interval) are bounded by *deadline*.  ``left``: the quick pass records there how many
+    obligations each guarantee left open; the slow pass tries the guarantees closest to a proof first (a
+    theorem that states the claim itself is not kept waiting behind weaker routes until the clock runs out)."""
+    found = list(semantics.guarantees(claim.subject))
+    order = range(len(found)) if quick or left is None else sorted(range(len(found)),
+                                                                  key=lambda n: left.get(n, len(found) + 99))
+    for index in order:
+        g = found[index]
         obligations = semantics.obligations(g, claim.target)
         if obligations is None:
             continue
         steps, verdicts, methods = [], [], []
-        for ob in obligations:
+        for done, ob in enumerate(obligations):
             if not quick and time.monotonic() > deadline:
                 return None
             proof = relations.prove(ob.lhs, ob.op, ob.rhs, claim.domains, deadline=None if quick else deadline,
                                     quick=quick)
             if proof.status not in ("proved", "certified"):
+                if quick and left is not None:
+                    left[index] = len(obligations) - done
                 break
             verdicts.append(proof.status)
             methods.append(proof.method)
