@@ -18,8 +18,9 @@ entries are joined by such a chain of length k, changing one entry at a time; th
 same theorem for the reversed chain.  δ > 0 and ε > 0 (the closed form divides by e^ε − 1, written
 ``e^{ε/2}(e^{ε/2} − e^{−ε/2})`` so that the kernel sees its sign).
 
-Proof: **induction on k**.  ``lift_approx_dp_chain`` (the hypothesis on the class applied to the link
-:math:`(x_{i-1}, x_i)`, with the hockey-stick divergence a supremum over events) gives
+Proof: **induction on k**.  The hockey-stick divergence is a supremum over events
+(``hockey_stick_event_bound``) and the hypothesis holds of the link :math:`(x_{i-1}, x_i)`, a neighbouring pair
+(the kernel's class-member rule, ``by(approx_dp, at_link=i)``); together they give
 :math:`p_{i-1}\le e^\varepsilon p_i+\delta`; then
 :math:`p_0-e^{(k+1)\varepsilon}p_{k+1}=(p_0-e^{k\varepsilon}p_k)+e^{k\varepsilon}(p_k-e^\varepsilon p_{k+1})
 \le\delta S_k+e^{k\varepsilon}\delta=\delta S_{k+1}`.  ``geometric_sum_bound`` is the kernel's
@@ -35,8 +36,8 @@ Tight: ``main`` is an equality for the two-output chain of REFERENCE R-G6: :math
 exact hockey-stick divergences in both directions); the number :math:`k\delta` of the naive "δ adds up"
 reading is false for it (N21).
 
-Axiom added here: ``lift_approx_dp_chain`` (the lifting axiom of this theorem, as ``lift_pure_dp_chain``
-of ``pure_dp_group_privacy``).
+Axiom added here: ``hockey_stick_event_bound`` (the definition of the hockey-stick divergence as a supremum
+over events).
 
 References
 ----------
@@ -52,11 +53,11 @@ import mpmath
 import sympy as sp
 
 from cdpsym.expr import delta, delta0, eps, i, k, naturals, positive, t
-from cdpsym.expr.operators import HockeyStick, P, Q
+from cdpsym.expr.operators import HockeyStick, Output, P, Q
 from cdpsym.proof import Axiom, Chain, Hypothesis, Part, Theorem, algebra, by, eq, induction, le, monotone, sign
 from theorems.foundations_composition import c
 
-__all__ = ["theorem", "make", "mutants", "make_geometric_lemma", "geometric_sum_bound", "LEMMAS", "EXPM1", "p_S", "approx_dp", "lift_approx_dp_chain", "AXIOMS", "DELTA_GROUP",
+__all__ = ["theorem", "make", "mutants", "make_geometric_lemma", "geometric_sum_bound", "LEMMAS", "EXPM1", "p_S", "approx_dp", "hockey_stick_event_bound", "AXIOMS", "DELTA_GROUP",
            "tight_chain", "chain_is_approx_dp"]
 
 p_S = sp.Function("p_S", real=True)  # p_S(i) = Pr[M(x_i) ∈ S] for the fixed event S and chain x_0, ..., x_k
@@ -67,22 +68,17 @@ approx_dp = Hypothesis(
     relation=le(HockeyStick(eps, P, Q), delta),
 )
 
-_THE_PAIR = (P, Q)
-
-lift_approx_dp_chain = Axiom(
-    name="lift_approx_dp_chain",
-    title="a hockey-stick bound for every neighbouring pair bounds every link of the chain, for the event S",
-    citation=("the link (x_{i-1}, x_i) is a neighbouring pair, so the hypothesis on the class applies to it "
-              "(Dwork & Roth 2014, Def 2.4, and proof of Thm 2.2); the hockey-stick divergence is the supremum "
-              "over events, H_c(P||Q) = sup_S P(S) - e^c Q(S) (its definition; Dwork & Rothblum 2016, Def 2.4, "
-              "arXiv:1603.01887v2, and REFERENCE R-A6)"),
-    relation=le(p_S(i - 1) - sp.exp(c) * p_S(i), delta0),
-    variables={i: naturals(), c: positive(), delta0: positive()},
-    conditions=(le(HockeyStick(c, P, Q), delta0),),
-    free_of={"c": _THE_PAIR, "delta0": _THE_PAIR},  # the bounds hold for the whole class: they may not name the pair
+hockey_stick_event_bound = Axiom(
+    name="hockey_stick_event_bound",
+    title="definition of the hockey-stick divergence as a supremum over events, at the event S",
+    citation=("H_c(P||Q) = sup_S P(S) - e^c Q(S) (its definition; Dwork & Rothblum 2016, Def 2.4, arXiv:1603.01887v2; "
+              "Barthe & Olmedo 2013, ICALP, Def 3), here for the output distributions M(x_{i-1}), M(x_i) of the "
+              "chain and the fixed event S, p_S(i) = Pr[M(x_i) ∈ S]"),
+    relation=le(p_S(i - 1) - sp.exp(c) * p_S(i), HockeyStick(c, Output(i - 1), Output(i))),
+    variables={i: naturals(), c: positive()},
 )
 
-AXIOMS = [lift_approx_dp_chain]
+AXIOMS = [hockey_stick_event_bound]
 
 #: e^ε − 1, written e^{ε/2}(e^{ε/2} − e^{−ε/2}) so that the kernel sees that it is positive (it decides the sign of
 #: e^{ε/2} − e^{−ε/2}, not that of e^ε − 1)
@@ -188,14 +184,17 @@ def make(total: sp.Expr = DELTA_GROUP, folklore: sp.Expr = FOLKLORE) -> Theorem:
     gap = lambda n: p_S(0) - sp.exp(n * eps) * p_S(n)
     link = lambda n: p_S(n) - sp.exp(eps) * p_S(n + 1)  # the link (x_n, x_{n+1})
     base = (Chain(gap(1))
-            .le(delta, by(lift_approx_dp_chain, i=1, c=eps, delta0=delta))
+            .le(HockeyStick(eps, Output(0), Output(1)), by(hockey_stick_event_bound, i=1, c=eps))
+            .le(delta, by(approx_dp, at_link=1))
             .eq(at(1), algebra()))
     step = (Chain(gap(k + 1))
             .eq(gap(k) + sp.exp(k * eps) * link(k), algebra("telescoping"))
             .le(at(k) + sp.exp(k * eps) * link(k),
                 by(Hypothesis("ih", le(gap(k), at(k))), inside=lambda w: w + sp.exp(k * eps) * link(k)))
+            .le(at(k) + sp.exp(k * eps) * HockeyStick(eps, Output(k), Output(k + 1)),
+                by(hockey_stick_event_bound, i=k + 1, c=eps, inside=lambda w: at(k) + sp.exp(k * eps) * w))
             .le(at(k) + sp.exp(k * eps) * delta,
-                by(lift_approx_dp_chain, i=k + 1, c=eps, delta0=delta, inside=lambda w: at(k) + sp.exp(k * eps) * w))
+                by(approx_dp, at_link=k + 1, inside=lambda w: at(k) + sp.exp(k * eps) * w))
             .eq(at(k + 1), algebra("the geometric sum grows by e^{kε}")))
     main = Part("main", le(gap(k), total), proof=Chain(gap(k)).le(total, induction(k, base, step)),
                 ground_truth=_ground_truth)

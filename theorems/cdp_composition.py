@@ -14,8 +14,11 @@ its martingale part.
 Parameterization: :math:`(\mu,\tau)`-CDP is Dwork–Rothblum's (R-A8):
 :math:`\mathbb E L\le\mu` and :math:`L-\mathbb E L` is :math:`\tau`-subgaussian.
 The hypotheses are on the canonical pair ``(P, Q)``, which stands for **every**
-pair the adversary may choose at any step (the class); the lifting axioms of
-:mod:`theorems.foundations_composition` carry them to each step.  The
+pair the adversary may choose at any step (the class); the kernel's
+class-member rule (``by(cdp_mean, at_step=i)``, docs/kernel.md) reads them at the
+conditional law of step i given every prefix, and the tower rule and the
+definition of the essential supremum (:mod:`theorems.foundations_composition`)
+turn that into the bounds each step needs.  The
 subgaussian hypothesis and conclusion are at one fixed real :math:`\lambda`
 (so the theorem holds for each :math:`\lambda`), and :math:`\mu` ranges over
 the reals (for :math:`\mu<0` the class is empty, since :math:`\mathbb E L=D_{\mathrm{KL}}\ge0`).  Homogeneous: every step
@@ -58,12 +61,12 @@ import mpmath
 import sympy as sp
 
 from cdpsym.expr import L, i, k, lam, mu, naturals, positive, real, tau
-from cdpsym.expr.operators import Expect, Prob
+from cdpsym.expr.operators import CondExpect, Expect, Prob
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, eq, induction, le
 from theorems.foundations_composition import (C, CondMGF, D, L_k, M, S, X, compensator_start, compensator_step,
-                                              composed_loss_start, composed_loss_step, expectation_additive,
-                                              lift_centred_mgf, lift_conditional_mean, lift_step_mean,
-                                              normal_expectation, partial_sums_start, partial_sums_step,
+                                              composed_loss_start, composed_loss_step, condition,
+                                              conditional_mean_definition, conditional_mgf_bound,
+                                              expectation_additive, normal_expectation, tower_mean_bound, partial_sums_start, partial_sums_step,
                                               union_bound)
 from theorems.subgaussian_sum import theorem as subgaussian_sum
 
@@ -208,6 +211,12 @@ def _truth(what, mean=None):
 
 # -- the theorem ----------------------------------------------------------------------------------------
 
+def _mean_at(n):
+    """M_n = E[C_n | F_{n-1}]: the definition, finite because the class hypothesis read at step n bounds it by μ."""
+    return by(conditional_mean_definition, i=n, c=mu,
+              given={condition(conditional_mean_definition): by(cdp_mean, at_step=n)})
+
+
 def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
     """The composition with the claimed mean ``mean`` and standard ``tau_total`` (tests build mutants)."""
     # mean: E[L_k] <= kμ
@@ -217,12 +226,14 @@ def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
         Chain(Expect(L_k(1)))
         .eq(Expect(L_k(0) + C(1)), by(composed_loss_step, i=1))
         .eq(Expect(C(1)), by(composed_loss_start))
-        .le(mu, by(lift_step_mean, i=1, c=mu))
+        .le(mu, by(tower_mean_bound, Y_1=C(1), i=1, c=mu,
+                   given={condition(tower_mean_bound): by(cdp_mean, at_step=1)}))
         .eq(mean.xreplace({k: 1}), algebra()),
         Chain(Expect(L_k(k + 1)))
         .eq(Expect(L_k(k) + C(k + 1)), by(composed_loss_step, i=k + 1))
         .eq(Expect(L_k(k)) + Expect(C(k + 1)), by(expectation_additive, i=k + 1))
-        .le(Expect(L_k(k)) + mu, by(lift_step_mean, i=k + 1, c=mu, inside=lambda w: Expect(L_k(k)) + w))
+        .le(Expect(L_k(k)) + mu, by(tower_mean_bound, Y_1=C(k + 1), i=k + 1, c=mu, inside=lambda w: Expect(L_k(k)) + w,
+                                    given={condition(tower_mean_bound): by(cdp_mean, at_step=k + 1)}))
         .le(mean + mu, by(ih_mean, inside=lambda w: w + mu))
         .eq(mean.xreplace({k: k + 1}), algebra())))
 
@@ -234,7 +245,8 @@ def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
         Chain(drift_event(1))
         .eq(Prob(sp.StrictGreaterThan(D(0) + M(1), mean.xreplace({k: 1}))), by(compensator_step, i=1))
         .eq(Prob(sp.StrictGreaterThan(M(1), mu)), by(compensator_start))
-        .le(0, by(lift_conditional_mean, i=1, c=mu)),
+        .eq(Prob(sp.StrictGreaterThan(CondExpect(C(1), 1), mu)), _mean_at(1))
+        .le(0, by(cdp_mean, at_step=1)),
         Chain(drift_event(k + 1))
         .eq(Prob(sp.StrictGreaterThan(D(k) + M(k + 1), mean.xreplace({k: k + 1}))), by(compensator_step, i=k + 1))
         .eq(Prob(sp.StrictGreaterThan(D(k) + M(k + 1), mean + mu)), algebra())
@@ -242,14 +254,22 @@ def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
             by(union_bound, Y_1=D(k), Y_2=M(k + 1), a=mean, b=mu))
         .le(Prob(sp.StrictGreaterThan(M(k + 1), mu)),
             by(ih_drift, inside=lambda w: w + Prob(sp.StrictGreaterThan(M(k + 1), mu))))
-        .le(0, by(lift_conditional_mean, i=k + 1, c=mu))))
+        .eq(Prob(sp.StrictGreaterThan(CondExpect(C(k + 1), k + 1), mu)), _mean_at(k + 1))
+        .le(0, by(cdp_mean, at_step=k + 1))))
 
     # subgaussian: the martingale part S_k, by subgaussian_sum
     step_bound = sp.exp(lam ** 2 * tau ** 2 / 2)
+    centred = lambda m: Prob(sp.StrictGreaterThan(CondExpect(sp.exp(lam * (C(i) - m)), i), step_bound))  # noqa: E731
+    at_the_step = (  # the class hypothesis at the pair of step i, given every prefix
+        Chain(centred(M(i)))
+        .eq(centred(CondExpect(C(i), i)), _mean_at(i))
+        .le(0, by(cdp_subgaussian, at_step=i))
+    )
     conditional = (
-        Chain(CondMGF(X(i), lam), variables={i: naturals()})
-        .eq(CondMGF(C(i) - M(i), lam), by(compensated_losses, i=i))
-        .le(step_bound, by(lift_centred_mgf, i=i, lam=lam, c=step_bound))
+        Chain(CondMGF(X(i), lam, i), variables={i: naturals()})
+        .eq(CondMGF(C(i) - M(i), lam, i), by(compensated_losses, i=i))
+        .le(step_bound, by(conditional_mgf_bound, Y_1=C(i) - M(i), lam=lam, i=i, c=step_bound,
+                           given={condition(conditional_mgf_bound): at_the_step}))
     )
     mgf = Expect(sp.exp(lam * S(k)))
     sub_proof = (

@@ -84,9 +84,10 @@ _HOEFFDING = hoeffding_lemma.part("main")
 # ('range' is discharged automatically: it is the local hypothesis pure_dp after canonicalization)
 _GIVEN = {
     "mean_zero": Chain(Expect(L - _EL)).eq(0, by(expectation_affine, a=1, b=-_EL, X=L)),
-    "a": (Chain(-eps - _EL)  # a < 0: Gibbs' inequality E[L] = D_KL >= 0
-          .eq(-eps - _KL, by(kl_is_mean_loss))
-          .le(-eps, by(kl_nonnegative, inside=lambda w: w - eps - _KL))
+    "a": (Chain(-eps - _EL)  # a < 0: Gibbs' inequality E[L] = D_KL >= 0 (E[L] is finite: |L| <= eps)
+          .le(_KL - eps - _EL, by(kl_nonnegative, inside=lambda w: w - eps - _EL))
+          .eq(_EL - eps - _EL, by(kl_is_mean_loss))
+          .eq(-eps, algebra())
           .lt(0, sign())),
     "b": (Chain(sp.S.Zero)  # 0 < b: E[L] = D_KL <= eps tanh(eps/2) < eps
           .lt(eps - SHARP, sign("eps tanh(eps/2) is less than eps"))

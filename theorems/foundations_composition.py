@@ -11,11 +11,16 @@ Vocabulary (the objects every composition module shares)
   :math:`S_k=X_1+\dots+X_k`, :math:`S_0=0` (DR16 Lemma 2.2).  "Adapted" means
   each :math:`X_i` is revealed after a *prefix* (the history up to step
   :math:`i-1`), and :math:`S_{i-1}` is a function of that prefix.
-* ``CondMGF(Y, lam)`` — for a step-:math:`i` quantity :math:`Y`, the largest
+* ``CondExpect(Y, i)`` — :math:`\mathbb E[Y\mid\mathcal F_{i-1}]`, where the *prefix*
+  :math:`\mathcal F_{i-1}` is the whole history before step :math:`i`: the
+  adversary's coins and the outputs of steps :math:`1,\dots,i-1` (the view of
+  DRV10).  Given it, the pair of step :math:`i` is fixed, so the conditional law
+  of step :math:`i` is that of one pair of the class.
+* ``CondMGF(Y, lam, i)`` — for a step-:math:`i` quantity :math:`Y`, the largest
   conditional moment generating function over prefixes,
   :math:`\operatorname{ess\,sup}_{\text{prefix}}\mathbb E[e^{\lambda Y}\mid\text{prefix}]`
   (a number in :math:`(0,\infty]`).  "For every prefix, :math:`X_i` given the
-  prefix is :math:`\tau`-subgaussian" is ``CondMGF(X(i), lam) <= exp(lam**2*tau**2/2)``.
+  prefix is :math:`\tau`-subgaussian" is ``CondMGF(X(i), lam, i) <= exp(lam**2*tau**2/2)``.
 * The DRV10 composition game (DR16 §3.1): at step :math:`i` the adversary
   picks, from the prefix, a mechanism and a neighbouring pair; ``C(i)`` is
   the privacy loss of that step's pair at its output, ``L_k(k)`` the composed
@@ -25,14 +30,19 @@ Vocabulary (the objects every composition module shares)
   (the composed neighbouring pair).
 * ``Z`` — a standard normal random variable, :math:`Z\sim N(0,1)`.
 
-The canonical pair ``(P, Q)`` with loss ``L`` denotes, in the composition
-theorems, **any** pair the adversary may choose at any step: a hypothesis on
-it ("E[L] <= mu") is a hypothesis on the whole class.  The *lifting* axioms
-(``lift_*``) say that a bound valid for every pair of the class is valid
-for the conditional law of every step, which is how a one-pair theorem
-(``cdp_of_pure_dp_hoeffding``, ``zcdp_of_pure_dp``) feeds a composition
-theorem.  The kernel has no way to apply a theorem about the pair ``(P, Q)``
-to another pair, so this step cannot be a chain; it is stated once, here.
+The canonical pair ``(P, Q)`` with loss ``L`` denotes, in a scope, **any**
+pair of the class its hypotheses describe: a hypothesis on it ("E[L] <= mu")
+is a hypothesis on the whole class.  The kernel's **class-member rule**
+(``by(fact, at_step=i)``, docs/kernel.md) applies such a fact -- a hypothesis,
+or a one-pair theorem such as ``cdp_of_pure_dp_hoeffding`` or
+``zcdp_of_pure_dp`` instantiated from them -- to the pair the adversary picks
+at step ``i`` given any prefix: it yields "almost surely, T(A) <= T(B)", with
+``L`` read as ``C_i`` and expectations and probabilities conditional on the
+prefix (``CondExpect``).  Textbook facts about conditional expectations turn
+that into what the proofs use: the tower rule (``tower_mean_bound``,
+``tower_almost_sure``), the definition of the essential supremum
+(``conditional_mgf_bound``) and of the conditional mean ``M_i``
+(``conditional_mean_definition``).  No DP-specific statement is assumed.
 
 Trusted facts: the **tower rule** for conditional expectations in two
 forms (partial sums, composed loss), additivity of expectation, the **union
@@ -54,17 +64,23 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from cdpsym.expr import L, a, b, eps, i, k, lam, naturals, real
+from cdpsym.expr import L, a, b, eps, i, k, lam, naturals, nonnegative, real, s
 from cdpsym.expr.symbols import declare_random, describe
-from cdpsym.expr.operators import Expect, HockeyStick, Opaque, P, Prob, Q
+from cdpsym.expr.operators import CondExpect, Expect, HockeyStick, Indicator, Opaque, P, Prob, Q, StepLoss
 from cdpsym.proof import Axiom, eq, le, register_opaque
 
 __all__ = ["Z", "X", "S", "C", "L_k", "M", "D", "Pk", "Qk", "CondMGF", "c", "Y1", "Y2",
            "partial_sums_start", "partial_sums_step", "tower_mgf_partial_sums",
            "composed_loss_start", "composed_loss_step", "compensator_start", "compensator_step",
-           "tower_mgf_composed", "lift_step_mean", "lift_conditional_mean", "lift_centred_mgf", "lift_mgf",
+           "tower_mgf_composed", "conditional_mean_definition", "tower_mean_bound", "conditional_mgf_bound",
+           "tower_almost_sure", "condition",
            "union_bound", "tail_condition_composed", "expectation_additive",
            "standard_normal_mean", "standard_normal_mgf", "AXIOMS", "normal_expectation", "to_arb"]
+
+
+def _in_range(lo: sp.Expr, var: sp.Expr, hi: sp.Expr) -> sp.And:
+    """The event ``lo <= var <= hi`` (as ``foundations_convexity.in_range``)."""
+    return sp.And(sp.Le(lo, var), sp.Le(var, hi))
 
 
 def _sequence(name: str, tex_name: str) -> sp.FunctionClass:
@@ -82,7 +98,7 @@ def _view(name: str) -> sp.FunctionClass:
 Z = sp.Symbol("Z", real=True)  # a standard normal random variable
 X = _sequence("X", "X")  # an adapted sequence (in the composition theorems: the compensated step losses)
 S = _sequence("S", "S")  # its partial sums
-C = _sequence("C", "C")  # the privacy loss of step i of the composition game
+C = StepLoss  # the privacy loss of step i of the composition game (the kernel's class-member rule reads L as C_i)
 L_k = _sequence("L", "L")  # the composed privacy loss after k steps
 M = _sequence("M", "M")  # E[C_i | prefix], the conditional mean of step i
 D = _sequence("D", "D")  # the compensator D_k = M_1 + ... + M_k
@@ -104,28 +120,30 @@ describe(X, r"$X_i = C_i - M_i$ is the compensated loss of step $i$; $S_k = X_1 
 
 
 class CondMGF(Opaque):
-    r"""``CondMGF(Y, lam)``: :math:`\operatorname{ess\,sup}_{\text{prefix}}\mathbb E[e^{\lambda Y}\mid\text{prefix}]`.
+    r"""``CondMGF(Y, lam, i)``: :math:`\operatorname{ess\,sup}\mathbb E[e^{\lambda Y}\mid\mathcal F_{i-1}]`, the largest
+    conditional moment generating function of ``Y`` over the prefixes of step ``i``.
 
     Never evaluated; in (0, +oo] (it bounds a conditional expectation of a
-    positive variable, and may be infinite).  Only the tower-rule and lifting
-    axioms relate it to other quantities.
+    positive variable, and may be infinite).  Only the tower rule and the
+    definition of the essential supremum (``conditional_mgf_bound``) relate it
+    to other quantities.
     """
 
-    nargs = 2
+    nargs = 3
 
     def _eval_is_extended_positive(self):
         return True
 
     def _latex(self, printer, exp=None):
-        y, l = self.args
-        body = (r"\sup_{\mathrm{prefix}}\mathbb{E}\left[e^{%s}\,\middle|\,\mathrm{prefix}\right]"
-                % printer._print(sp.Mul(l, y)))  # the exponent as sympy prints the product: e^{(α-1) C_1}
+        y, l, n = self.args
+        body = (r"\operatorname{ess\,sup}\,\mathbb{E}\left[e^{%s}\,\middle|\,\mathcal{F}_{%s}\right]"
+                % (printer._print(sp.Mul(l, y)), printer._print(n - 1)))  # the exponent as sympy prints it
         return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
 
 
 register_opaque(CondMGF)  # its typing (in (0, +oo]) is part of the trusted base
-describe(CondMGF, r"$\sup_{\mathrm{prefix}} \mathbb{E}[\,\cdot \mid \mathrm{prefix}]$ is the largest conditional "
-                  r"expectation over the prefixes the adversary can produce", 83)
+describe(CondMGF, r"$\operatorname{ess\,sup}\, \mathbb{E}[\,\cdot \mid \mathcal{F}_{i-1}]$ is the largest "
+                  r"conditional expectation over the prefixes of step $i$ the adversary can produce", 83)
 
 _SOURCE_GAME = "Dwork & Rothblum 2016, §3.1, arXiv:1603.01887v2; Dwork, Rothblum & Vadhan 2010, §III"
 _SOURCE_TOWER = ("tower rule: Williams 1991, §9.7 (i), (j); "
@@ -153,7 +171,7 @@ tower_mgf_partial_sums = Axiom(
     title="the **tower rule**: E[e^{λS_{i-1}} e^{λX_i}] ≤ sup_prefix E[e^{λX_i} | prefix] · E[e^{λS_{i-1}}]",
     citation=_SOURCE_TOWER,
     relation=le(Expect(sp.exp(lam * S(i - 1)) * sp.exp(lam * X(i))),
-                CondMGF(X(i), lam) * Expect(sp.exp(lam * S(i - 1)))),
+                CondMGF(X(i), lam, i) * Expect(sp.exp(lam * S(i - 1)))),
     variables={i: naturals(), lam: real()},
 )
 
@@ -194,56 +212,62 @@ tower_mgf_composed = Axiom(
     title="the **tower rule**: E[e^{λL_{i-1}} e^{λC_i}] ≤ sup_prefix E[e^{λC_i} | prefix] · E[e^{λL_{i-1}}]",
     citation=_SOURCE_TOWER + "; Bun & Steinke 2016, proof of Lemma 2.3, arXiv:1605.02065",
     relation=le(Expect(sp.exp(lam * L_k(i - 1)) * sp.exp(lam * C(i))),
-                CondMGF(C(i), lam) * Expect(sp.exp(lam * L_k(i - 1)))),
+                CondMGF(C(i), lam, i) * Expect(sp.exp(lam * L_k(i - 1)))),
     variables={i: naturals(), lam: real()},
 )
 
-#: a lifting axiom quantifies over the class of pairs: its bound c must not name the pair (c := E[L] would
-#: turn "E[L] <= c for every pair" into a statement about one pair); the kernel checks this at each citation
-_THE_PAIR = (P, Q, L)
+#: the bridges between the class-member rule's conclusions (``by(fact, at_step=i)``: a fact about every pair of
+#: the class holds, for every prefix, of step i's conditional law -- docs/kernel.md) and the quantities the
+#: composition proofs use: textbook facts about conditional expectations, each for any random variable Y_1
 
-_LIFT = ("the pair chosen at step i, given any prefix, is a pair of the class; "
-         "Dwork & Rothblum 2016, §3.1 and proof of Thm 3.4, arXiv:1603.01887v2")
+_QUASI = ("for Y_1 whose conditional expectation exists (E[max(-Y_1, 0)] or E[max(Y_1, 0)] finite; a privacy loss "
+          "has E[max(-L, 0)] <= E[e^{-L}] <= 1)")
 
-lift_step_mean = Axiom(
-    name="lift_step_mean",
-    title="a mean bound for every pair of the class bounds the mean loss of every step",
-    citation=_LIFT + "; tower rule (Williams 1991, §9.7)",
-    relation=le(Expect(C(i)), c),
+conditional_mean_definition = Axiom(
+    name="conditional_mean_definition",
+    title="definition: M_i is the conditional mean of step i's loss given the prefix, where that is finite",
+    citation="definition (Doob decomposition; Williams 1991, §12.11).  M_i is a real random variable, so the "
+             "definition needs E[C_i | F_{i-1}] finite almost surely: it is never -oo (E[max(-C_i, 0) | F_{i-1}] <= "
+             "E[e^{-C_i} | F_{i-1}] <= 1 for a privacy loss) and at most c almost surely by the condition",
+    relation=eq(M(i), CondExpect(C(i), i)),
     variables={i: naturals(), c: real()},
-    conditions=(le(Expect(L), c),),
-    free_of={"c": _THE_PAIR},
+    conditions=(le(Prob(sp.StrictGreaterThan(CondExpect(C(i), i), c)), 0),),
 )
 
-lift_conditional_mean = Axiom(
-    name="lift_conditional_mean",
-    title="a mean bound for every pair of the class bounds E[C_i | prefix] for every prefix",
-    citation=_LIFT,
-    relation=le(Prob(sp.StrictGreaterThan(M(i), c)), 0),
-    variables={i: naturals(), c: real()},
-    conditions=(le(Expect(L), c),),
-    free_of={"c": _THE_PAIR},
+tower_mean_bound = Axiom(
+    name="tower_mean_bound",
+    title="the **tower rule** with monotonicity: a conditional mean at most c almost surely bounds the mean",
+    citation="Williams 1991, §9.7 (a) E[E[Y | F]] = E[Y] and (d) monotonicity, " + _QUASI,
+    relation=le(Expect(Y1), c),
+    variables={Y1: real(), i: naturals(), c: real()},
+    conditions=(le(Prob(sp.StrictGreaterThan(CondExpect(Y1, i), c)), 0),),
 )
 
-lift_centred_mgf = Axiom(
-    name="lift_centred_mgf",
-    title="a centred MGF bound for every pair of the class bounds the conditional centred MGF of every step",
-    citation=_LIFT,
-    relation=le(CondMGF(C(i) - M(i), lam), c),
-    variables={i: naturals(), lam: real(), c: real()},
-    conditions=(le(Expect(sp.exp(lam * (L - Expect(L)))), c),),
-    free_of={"c": _THE_PAIR},
+conditional_mgf_bound = Axiom(
+    name="conditional_mgf_bound",
+    title="definition of the essential supremum: a conditional MGF at most c almost surely bounds its supremum",
+    citation="definition of ess sup (e.g. Williams 1991, §6.11 and §9.7); the supremum over prefixes of "
+             "E[e^{λ Y_1} | prefix] is the essential supremum of the conditional expectation given F_{i-1}",
+    relation=le(CondMGF(Y1, lam, i), c),
+    variables={Y1: real(), lam: real(), i: naturals(), c: real()},
+    conditions=(le(Prob(sp.StrictGreaterThan(CondExpect(sp.exp(lam * Y1), i), c)), 0),),
 )
 
-lift_mgf = Axiom(
-    name="lift_mgf",
-    title="an MGF bound for every pair of the class bounds the conditional MGF of every step",
-    citation=_LIFT,
-    relation=le(CondMGF(C(i), lam), c),
-    variables={i: naturals(), lam: real(), c: real()},
-    conditions=(le(Expect(sp.exp(lam * L)), c),),
-    free_of={"c": _THE_PAIR},
+tower_almost_sure = Axiom(
+    name="tower_almost_sure",
+    title="the **tower rule** for an event: conditional probability 1 almost surely gives probability 1",
+    citation="Williams 1991, §9.7 (a): Pr[A] = E[E[1_A | F]] >= 1 and Pr[A] <= 1; {|Y_1| <= c} ⊆ {|Y_1| <= s} "
+             "for c <= s",
+    relation=eq(Prob(_in_range(-s, Y1, s)), 1),
+    variables={Y1: real(), i: naturals(), c: nonnegative(), s: real()},
+    conditions=(le(Prob(sp.StrictGreaterThan(1, CondExpect(Indicator(_in_range(-c, Y1, c)), i))), 0), le(c, s)),
 )
+
+
+def condition(fact, n: int = 0) -> str:
+    """The ``given=`` key of ``fact``'s ``n``-th condition."""
+    return f"condition {fact.conditions[n].plain()}"
+
 
 tail_condition_composed = Axiom(
     name="tail_condition_composed",
@@ -348,6 +372,6 @@ def normal_expectation(g, lo, hi, *constants):
 
 
 AXIOMS = [partial_sums_start, partial_sums_step, tower_mgf_partial_sums, composed_loss_start, composed_loss_step,
-          compensator_start, compensator_step, tower_mgf_composed, lift_step_mean, lift_conditional_mean,
-          lift_centred_mgf, lift_mgf, union_bound, tail_condition_composed, expectation_additive,
+          compensator_start, compensator_step, tower_mgf_composed, conditional_mean_definition, tower_mean_bound,
+          conditional_mgf_bound, tower_almost_sure, union_bound, tail_condition_composed, expectation_additive,
           standard_normal_mean, standard_normal_mgf]

@@ -23,8 +23,10 @@ with the same proof.  In the hockey-stick form (R-A6) this is
 
 Proof (DR14 Thm 3.14, in the privacy-loss form of DRV10): **induction on k**.
 The composed loss is the sum of the step losses, :math:`L_{k+1}=L_k+C_{k+1}`;
-the step's pair is in the class, so :math:`|C_{k+1}|\le\varepsilon` a.s.
-(``lift_pure_dp``); and almost-sure bounds add (``almost_sure_bound_sum``:
+the step's pair is in the class, so :math:`|C_{k+1}|\le\varepsilon` with conditional
+probability 1 given every prefix (the kernel's class-member rule,
+``by(pure_dp, at_step=k + 1)``), hence almost surely by the tower rule
+(``tower_almost_sure``); and almost-sure bounds add (``almost_sure_bound_sum``:
 the intersection of two almost-sure events is almost sure, and on it
 :math:`|A+B|\le|A|+|B|`).
 
@@ -33,9 +35,8 @@ Tight: k-fold randomized response, :math:`L_k=\varepsilon(2J-k)` with
 :math:`k\varepsilon` with probability :math:`(e^\varepsilon/(1+e^\varepsilon))^k>0`
 (R-F1); that probability is what advanced composition (R-B1) trades for δ.
 
-Axioms added here: ``lift_pure_dp`` (the almost-sure member of the
-``lift_*`` family of :mod:`theorems.foundations_composition`) and
-``almost_sure_bound_sum``.
+Axiom added here: ``almost_sure_bound_sum`` (a textbook fact about events of
+probability 1).
 
 References
 ----------
@@ -53,36 +54,21 @@ import sympy as sp
 from cdpsym.expr import L, a, b, eps, i, k, naturals, nonnegative, positive, real, s
 from cdpsym.expr.operators import P, Prob, Q
 from cdpsym.proof import Axiom, Chain, Part, Theorem, by, eq, induction, le
-from theorems.foundations_composition import C, L_k, Y1, Y2, c, composed_loss_start, composed_loss_step
+from theorems.foundations_composition import (C, L_k, Y1, Y2, composed_loss_start, composed_loss_step, condition,
+                                              tower_almost_sure)
 from theorems.foundations_convexity import in_range
 from theorems.kl_of_pure_dp import pure_dp
 
-__all__ = ["theorem", "make", "mutants", "EPS_TOTAL", "lift_pure_dp", "almost_sure_bound_sum", "AXIOMS",
+__all__ = ["theorem", "make", "mutants", "EPS_TOTAL", "almost_sure_bound_sum", "AXIOMS",
            "randomized_response_witness", "adaptive_witness"]
 
 EPS_TOTAL = k * eps
 
-# -- axioms (the trusted base this theorem adds; theorems/__init__ registers a module's AXIOMS) -------------
+# -- axioms: one (the trusted base this theorem adds; theorems/__init__ registers a module's AXIOMS) ---------
 #
-# Both state their bound with slack (any s at least the sum of the bounds), so that the deterministic side
+# It states its bound with slack (any s at least the sum of the bounds), so that the deterministic side
 # condition -- not a comparison of two opaque events -- carries the arithmetic: a wrong total is then refuted
 # by the kernel's sign check instead of being left undecided.
-
-_THE_PAIR = (P, Q, L)  # a lifting axiom's bound must not name the pair (as in foundations_composition)
-
-lift_pure_dp = Axiom(
-    name="lift_pure_dp",
-    title="an almost-sure bound |L| ≤ c for every pair of the class bounds the loss of every step: "
-          "|C_i| ≤ s a.s. for every s ≥ c",
-    citation=("the pair chosen at step i, given any prefix, is a pair of the class, so Pr[|C_i| <= c | prefix] = 1 "
-              "for every prefix, and Pr[|C_i| <= c] = 1 by the tower rule (Williams 1991, §9.7); "
-              "{|C_i| <= c} ⊆ {|C_i| <= s}; Dwork & Rothblum 2016, §3.1 and proof of Thm 3.4, "
-              "arXiv:1603.01887v2; Dwork & Roth 2014, proof of Thm 3.14"),
-    relation=eq(Prob(in_range(-s, C(i), s)), 1),
-    variables={i: naturals(), c: nonnegative(), s: real()},
-    conditions=(eq(Prob(in_range(-c, L, c)), 1), le(c, s)),
-    free_of={"c": _THE_PAIR, "s": _THE_PAIR},  # c bounds the whole class, so it may not name the pair
-)
 
 almost_sure_bound_sum = Axiom(
     name="almost_sure_bound_sum",
@@ -94,7 +80,13 @@ almost_sure_bound_sum = Axiom(
     conditions=(eq(Prob(in_range(-a, Y1, a)), 1), eq(Prob(in_range(-b, Y2, b)), 1), le(a + b, s)),
 )
 
-AXIOMS = [lift_pure_dp, almost_sure_bound_sum]
+AXIOMS = [almost_sure_bound_sum]
+
+
+def _at_step(n, bound):
+    """|C_n| <= bound a.s.: the hypothesis at the pair of step n (the class-member rule), then the tower rule."""
+    return by(tower_almost_sure, Y_1=C(n), i=n, c=eps, s=bound,
+              given={condition(tower_almost_sure): by(pure_dp, at_step=n, flip=True)})
 
 
 # -- ground truths -----------------------------------------------------------------------------------------
@@ -169,9 +161,9 @@ def make(total: sp.Expr = EPS_TOTAL) -> Theorem:
         Chain(bounded(1))
         .eq(Prob(in_range(-at(1), L_k(0) + C(1), at(1))), by(composed_loss_step, i=1))
         .eq(Prob(in_range(-at(1), C(1), at(1))), by(composed_loss_start))
-        .eq(1, by(lift_pure_dp, i=1, c=eps, s=at(1)))
+        .eq(1, _at_step(1, at(1)))
     )
-    step_k1 = Chain(Prob(in_range(-eps, C(k + 1), eps))).eq(1, by(lift_pure_dp, i=k + 1, c=eps, s=eps))
+    step_k1 = Chain(Prob(in_range(-eps, C(k + 1), eps))).eq(1, _at_step(k + 1, eps))
     step = (
         Chain(bounded(k + 1))
         .eq(Prob(in_range(-at(k + 1), L_k(k) + C(k + 1), at(k + 1))), by(composed_loss_step, i=k + 1))

@@ -27,12 +27,14 @@ Proof (DR14 Thm 2.2, "multiply along the chain", in the privacy-loss form):
 **induction on k**.  The group loss is the log of a telescoping product of
 density ratios, :math:`G_{k+1}=G_k+\ell_{k+1}` and :math:`G_1=\ell_1`
 (``group_loss_one``, ``group_loss_step``: the definition); each link is a
-neighbouring pair, so :math:`|\ell_i|\le\varepsilon` a.s. (``lift_pure_dp_chain``:
-the hypothesis on the class of neighbouring pairs, applied to the pair
-:math:`(x_{i-1},x_i)`, holds :math:`M(x_{i-1})`-a.s., hence
-:math:`M(x_0)`-a.s. because :math:`M(x_0)\ll M(x_1)\ll\dots\ll M(x_{i-1})`); and
-almost-sure bounds add (``almost_sure_bound_sum`` of
-:mod:`theorems.pure_dp_basic_composition`).
+neighbouring pair, so the hypothesis holds of it (the kernel's class-member
+rule, ``by(pure_dp, at_link=j)``): :math:`|\ell_j|\le\varepsilon` almost surely
+under :math:`M(x_{j-1})`.  Under :math:`M(x_0)` that follows by absolute
+continuity: the induction hypothesis bounds :math:`G_k=\log m_0/m_k`, so
+:math:`M(x_0)` has a bounded density with respect to :math:`M(x_k)` and every
+:math:`M(x_k)`-null event is :math:`M(x_0)`-null (``chain_null_sets``; the base case is the
+definition of the chain's measure, ``chain_base_probability``).  Almost-sure
+bounds add (``almost_sure_bound_sum`` of :mod:`theorems.pure_dp_basic_composition`).
 
 Tight: the Laplace mechanism :math:`f(x)+\mathrm{Lap}(1/\varepsilon)` on a
 counting query (sensitivity 1) with :math:`f(x_j)=j`: the group loss is
@@ -41,8 +43,10 @@ counting query (sensitivity 1) with :math:`f(x_j)=j`: the group loss is
 geometric (discrete Laplace) mechanism behaves alike.
 
 Axioms added here: ``group_loss_one`` and ``group_loss_step`` (the definition
-of the group loss) and ``lift_pure_dp_chain`` (the lifting axiom of this
-theorem: the hypothesis holds for every link of the chain).
+of the group loss) and the textbook measure theory of the chain:
+``chain_base_measure``, ``chain_base_probability`` (the chain's quantities are
+evaluated at an output of :math:`M(x_0)`), ``chain_change_of_measure`` and
+``chain_null_sets`` (Radon–Nikodym).  None is specific to privacy.
 
 References
 ----------
@@ -59,17 +63,17 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from cdpsym.expr import L, eps, i, k, naturals, nonnegative, positive, real, s
-from cdpsym.expr.operators import P, Prob, Q
+from cdpsym.expr import L, a, eps, i, k, naturals, nonnegative, positive, real, s
+from cdpsym.expr.operators import Expect, ExpectAt, Indicator, LinkLoss, P, Prob, Q
 from cdpsym.expr.symbols import describe
 from cdpsym.proof import Axiom, Chain, Part, Theorem, by, eq, induction, le
-from theorems.foundations_composition import c
+from theorems.foundations_composition import Y1, c
 from theorems.foundations_convexity import in_range
 from theorems.kl_of_pure_dp import pure_dp
 from theorems.pure_dp_basic_composition import almost_sure_bound_sum
 
 __all__ = ["theorem", "make", "mutants", "EPS_GROUP", "G", "ell", "group_loss_one", "group_loss_step",
-           "lift_pure_dp_chain", "AXIOMS", "laplace_witness", "geometric_witness", "laplace_group_loss"]
+           "chain_base_measure", "chain_base_probability", "chain_change_of_measure", "chain_null_sets", "AXIOMS", "laplace_witness", "geometric_witness", "laplace_group_loss"]
 
 EPS_GROUP = k * eps
 
@@ -82,7 +86,8 @@ def _sequence(name: str, tex: str) -> sp.FunctionClass:
 
 
 G = _sequence("G", "G")  # the group loss between x_0 and x_k (the claim checker reads G(k) back)
-ell = _sequence("ell", r"\ell")  # the loss of the link (x_{i-1}, x_i), at an output of M(x_0)
+ell = LinkLoss  # the loss of the link (x_{i-1}, x_i), at an output of M(x_0) (the kernel's class-member rule reads L
+#                 as ell_j at the link j)
 describe(G, r"$G_k$ is the privacy loss between the outputs on two inputs at distance $k$, the sum of the losses "
             r"$\ell_i$ of the links of a chain of neighbouring inputs joining them", 20)
 
@@ -107,24 +112,51 @@ group_loss_step = Axiom(
     variables={i: naturals()},
 )
 
-_THE_PAIR = (P, Q, L)  # a lifting axiom's bound must not name the pair (as in foundations_composition)
+_MEASURE = ("G_i = log m_0/m_i is the log density ratio of M(x_0) to M(x_i) at the chain's output "
+            "(Radon–Nikodym; e.g. Billingsley, *Probability and Measure*, 3rd ed., §32, Thm 32.2 and (16.11))")
 
-lift_pure_dp_chain = Axiom(
-    name="lift_pure_dp_chain",
-    title="an almost-sure bound |L| ≤ c for every neighbouring pair bounds every link of the chain: "
-          "|ℓ_i| ≤ s a.s. under M(x_0) for every s ≥ c",
-    citation=("the link (x_{i-1}, x_i) is a neighbouring pair, so Pr_{M(x_{i-1})}[|ℓ_i| <= c] = 1 (Dwork & Roth "
-              "2014, Def 2.4 and proof of Thm 2.2); a loss finite almost surely forces absolute continuity of "
-              "M(x_{j-1}) w.r.t. M(x_j), so M(x_0) is absolutely continuous w.r.t. M(x_{i-1}) and the bound holds "
-              "M(x_0)-almost surely "
-              "(Radon–Nikodym; e.g. Billingsley, Probability and Measure, §32); {|ℓ_i| <= c} ⊆ {|ℓ_i| <= s}"),
-    relation=eq(Prob(in_range(-s, ell(i), s)), 1),
-    variables={i: naturals(), c: nonnegative(), s: real()},
-    conditions=(eq(Prob(in_range(-c, L, c)), 1), le(c, s)),
-    free_of={"c": _THE_PAIR, "s": _THE_PAIR},  # c bounds the whole class, so it may not name the pair
+chain_base_measure = Axiom(
+    name="chain_base_measure",
+    title="definition: the chain's expectations are taken at an output of M(x_0)",
+    citation="definition of the group loss's setting (Dwork & Roth 2014, proof of Thm 2.2): G_k and ℓ_i are "
+             "evaluated at Y ~ M(x_0), so E_{M(x_0)}[·] is the plain expectation",
+    relation=eq(ExpectAt(Y1, 0), Expect(Y1)),
+    variables={Y1: real()},
 )
 
-AXIOMS = [group_loss_one, group_loss_step, lift_pure_dp_chain]
+chain_base_probability = Axiom(
+    name="chain_base_probability",
+    title="the chain's probabilities are taken at an output of M(x_0): an event of probability 1 under M(x_0) has "
+          "probability 1, and so has every larger event",
+    citation="as chain_base_measure, with Pr[A] = E[1[A]] (e.g. Billingsley, §16, (16.1)); {|Y_1| <= c} ⊆ "
+             "{|Y_1| <= s} for c <= s",
+    relation=eq(Prob(in_range(-s, Y1, s)), 1),
+    variables={Y1: real(), c: nonnegative(), s: real()},
+    conditions=(eq(ExpectAt(Indicator(in_range(-c, Y1, c)), 0), 1), le(c, s)),
+)
+
+chain_change_of_measure = Axiom(
+    name="chain_change_of_measure",
+    title="change of measure along the chain, for a non-negative variable",
+    citation=_MEASURE + ": E_{M(x_0)}[e^{-G_i} Y_1] is the integral of m_i Y_1 over {m_0 > 0}, at most "
+                        "E_{M(x_i)}[Y_1] for Y_1 >= 0",
+    relation=le(Expect(sp.exp(-G(i)) * Y1), ExpectAt(Y1, i)),
+    variables={i: naturals(), Y1: nonnegative()},
+)
+
+chain_null_sets = Axiom(
+    name="chain_null_sets",
+    title="absolute continuity along the chain: an event almost sure under M(x_i) is almost sure under M(x_0) "
+          "when the group loss G_i is bounded",
+    citation=_MEASURE + ": with |G_i| <= a M(x_0)-a.s., M(x_0)(B) = ∫_B e^{G_i} dM(x_i) <= e^a M(x_i)(B) for "
+                        "every event B, so M(x_i)(B) = 0 gives M(x_0)(B) = 0",
+    relation=eq(Prob(in_range(-c, Y1, c)), 1),
+    variables={i: naturals(), Y1: real(), a: nonnegative(), c: nonnegative()},
+    conditions=(eq(Prob(in_range(-a, G(i), a)), 1), eq(ExpectAt(Indicator(in_range(-c, Y1, c)), i), 1)),
+)
+
+AXIOMS = [group_loss_one, group_loss_step, chain_base_measure, chain_base_probability, chain_change_of_measure,
+          chain_null_sets]
 
 
 # -- ground truths -----------------------------------------------------------------------------------------
@@ -224,6 +256,10 @@ def _ground_truth(total: sp.Expr):
 _STEP_BOUND = f"condition {almost_sure_bound_sum.conditions[1].plain()}"
 
 
+def _condition(fact, n: int = 0) -> str:
+    return f"condition {fact.conditions[n].plain()}"
+
+
 def make(total: sp.Expr = EPS_GROUP) -> Theorem:
     """Group privacy with the claimed group parameter ``total`` (tests build mutants with a wrong one)."""
     at = lambda n: total.xreplace({k: n})
@@ -231,9 +267,14 @@ def make(total: sp.Expr = EPS_GROUP) -> Theorem:
     base = (
         Chain(bounded(1))
         .eq(Prob(in_range(-at(1), ell(1), at(1))), by(group_loss_one))
-        .eq(1, by(lift_pure_dp_chain, i=1, c=eps, s=at(1)))
+        .eq(1, by(chain_base_probability, Y_1=ell(1), c=eps, s=at(1),
+                  given={_condition(chain_base_probability): by(pure_dp, at_link=1)}))
     )
-    link = Chain(Prob(in_range(-eps, ell(k + 1), eps))).eq(1, by(lift_pure_dp_chain, i=k + 1, c=eps, s=eps))
+    # |ℓ_{k+1}| <= ε almost surely under M(x_k) (the hypothesis at the link (x_k, x_{k+1})), hence under M(x_0):
+    # the induction hypothesis bounds G_k, so M(x_0) has a bounded density with respect to M(x_k)
+    link = Chain(Prob(in_range(-eps, ell(k + 1), eps))).eq(1, by(
+        chain_null_sets, i=k, Y_1=ell(k + 1), a=total, c=eps,
+        given={_condition(chain_null_sets, 1): by(pure_dp, at_link=k + 1)}))
     step = (
         Chain(bounded(k + 1))
         .eq(Prob(in_range(-at(k + 1), G(k) + ell(k + 1), at(k + 1))), by(group_loss_step, i=k))

@@ -15,8 +15,8 @@ of ``approx_dp_of_rdp``: :math:`D_\alpha(P\|Q)=\frac{1}{\alpha-1}\log\mathbb E_P
 Mironov writes the RDP parameter as ε, as here.  The hypothesis ``rdp`` is on
 the canonical pair ``(P, Q)``, which stands for **every** pair the adversary may
 choose at any step of the DRV10 game (adaptively: M17 Prop 1 lets the second
-mechanism depend on the first output); the lifting axiom ``lift_mgf`` carries
-it to the conditional law of each step.  The conclusion is the same statement
+mechanism depend on the first output); the kernel's class-member rule reads it
+at the conditional law of each step (``by(rdp, at_step=i)``, docs/kernel.md).  The conclusion is the same statement
 for the composed pair :math:`(P^{(k)},Q^{(k)})` at :math:`k\varepsilon`, i.e.
 :math:`D_\alpha(P^{(k)}\|Q^{(k)})\le k\varepsilon`.  Homogeneous (every step
 ε); heterogeneous steps give :math:`\sum_i\varepsilon_i` with the same proof.
@@ -128,7 +128,7 @@ def make(eps_total: sp.Expr = EPS_TOTAL) -> Theorem:
     """The composition with the claimed total ``eps_total`` (tests build mutants with a wrong one)."""
     lam = alpha - 1
     bound = sp.exp(lam * eps_total)
-    proof = mgf_induction(lam, sp.exp(lam * eps), bound)  # the proof of zCDP composition, at order alpha
+    proof = mgf_induction(lam, sp.exp(lam * eps), bound, rdp)  # the proof of zCDP composition, at order alpha
     return Theorem(
         name="rdp_composition",
         reference="R-D4",

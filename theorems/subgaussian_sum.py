@@ -51,7 +51,7 @@ BOUND = sp.exp(k * lam ** 2 * tau ** 2 / 2)
 conditionally_subgaussian = Hypothesis(
     name="conditionally_subgaussian",
     title="for every prefix, X_i given the prefix is τ-subgaussian (at this λ)",
-    relation=le(CondMGF(X(i), lam), sp.exp(lam ** 2 * tau ** 2 / 2)),
+    relation=le(CondMGF(X(i), lam, i), sp.exp(lam ** 2 * tau ** 2 / 2)),
     variables={i: naturals()},
 )
 
@@ -103,7 +103,7 @@ def make(bound: sp.Expr = BOUND) -> Theorem:
         Chain(Expect(sp.exp(lam * S(1))))
         .eq(Expect(sp.exp(lam * (S(0) + X(1)))), by(partial_sums_step, i=1))
         .eq(Expect(sp.exp(lam * S(0)) * sp.exp(lam * X(1))), algebra())
-        .le(CondMGF(X(1), lam) * Expect(sp.exp(lam * S(0))), by(tower_mgf_partial_sums, i=1, lam=lam))
+        .le(CondMGF(X(1), lam, 1) * Expect(sp.exp(lam * S(0))), by(tower_mgf_partial_sums, i=1, lam=lam))
         .le(one_step * Expect(sp.exp(lam * S(0))),
             by(conditionally_subgaussian, i=1, inside=lambda w: w * Expect(sp.exp(lam * S(0)))))
         .eq(one_step * Expect(sp.S.One), by(partial_sums_start))
@@ -114,7 +114,7 @@ def make(bound: sp.Expr = BOUND) -> Theorem:
         Chain(Expect(sp.exp(lam * S(k + 1))))
         .eq(Expect(sp.exp(lam * (S(k) + X(k + 1)))), by(partial_sums_step, i=k + 1))
         .eq(Expect(sp.exp(lam * S(k)) * sp.exp(lam * X(k + 1))), algebra())
-        .le(CondMGF(X(k + 1), lam) * Expect(sp.exp(lam * S(k))), by(tower_mgf_partial_sums, i=k + 1, lam=lam))
+        .le(CondMGF(X(k + 1), lam, k + 1) * Expect(sp.exp(lam * S(k))), by(tower_mgf_partial_sums, i=k + 1, lam=lam))
         .le(one_step * Expect(sp.exp(lam * S(k))),
             by(conditionally_subgaussian, i=k + 1, inside=lambda w: w * Expect(sp.exp(lam * S(k)))))
         .le(one_step * bound, by(ih, inside=lambda w: one_step * w))

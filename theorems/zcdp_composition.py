@@ -13,9 +13,10 @@ iff :math:`\mathbb E_P e^{\lambda L}\le e^{\lambda(\lambda+1)\rho}` for all
 :math:`\lambda>0`), the same form as the ``zcdp`` hypothesis of
 ``approx_dp_of_zcdp``.  The hypothesis is on the canonical pair ``(P, Q)``,
 which stands for **every** pair the adversary may choose at any step of the
-DRV10 game (adaptively); the lifting axiom of
-:mod:`theorems.foundations_composition` carries it to the conditional law of
-each step.  The order :math:`\lambda>0` is fixed throughout — the proof uses
+DRV10 game (adaptively); the kernel's class-member rule (``by(zcdp_at_order,
+at_step=i)``, docs/kernel.md) reads it at the conditional law of step i given
+every prefix, and the definition of the essential supremum
+(``conditional_mgf_bound``) turns that into the bound the tower rule needs.  The order :math:`\lambda>0` is fixed throughout — the proof uses
 the hypothesis at the same :math:`\lambda` only — so the theorem holds order
 by order, which gives the zCDP statement for all :math:`\lambda` at once.
 Homogeneous (every step ρ); heterogeneous steps give :math:`\sum_i\rho_i`
@@ -43,8 +44,8 @@ from cdpsym.expr import L, k, lam, naturals, positive, rho
 from cdpsym.expr.operators import Expect
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, induction, le
 from theorems.foundations_convexity import expectation_affine
-from theorems.foundations_composition import (C, CondMGF, L_k, composed_loss_start, composed_loss_step, lift_mgf,
-                                              normal_expectation, tower_mgf_composed)
+from theorems.foundations_composition import (C, CondMGF, L_k, composed_loss_start, composed_loss_step, condition,
+                                              conditional_mgf_bound, normal_expectation, tower_mgf_composed)
 
 __all__ = ["theorem", "make", "mutants", "mgf_induction", "zcdp_at_order", "RHO_TOTAL"]
 
@@ -90,38 +91,44 @@ def _witnesses(v, dps):
             ("k-fold randomized response, eps = sqrt(2 rho), enumeration", rr)]
 
 
-def mgf_induction(lam_: sp.Expr, step_bound: sp.Expr, bound: sp.Expr):
-    """``E[e^{lam L_k}] <= bound`` by induction on k with the tower rule, from ``E[e^{lam C_i} | prefix] <=
-    step_bound`` for every step (the lifted per-step guarantee): the proof zCDP and RDP composition share
-    (``bound`` at ``k = 1`` must equal ``step_bound``, and ``step_bound * bound(k) = bound(k + 1)``)."""
+def mgf_induction(lam_: sp.Expr, step_bound: sp.Expr, bound: sp.Expr, per_pair: Hypothesis):
+    """``E[e^{lam L_k}] <= bound`` by induction on k with the tower rule, from the hypothesis ``per_pair``,
+    ``E[e^{lam L}] <= step_bound`` for every pair of the class, read at each step by the class-member rule:
+    the proof zCDP and RDP composition share (``bound`` at ``k = 1`` must equal ``step_bound``, and
+    ``step_bound * bound(k) = bound(k + 1)``)."""
     mgf = lambda n: Expect(sp.exp(lam_ * L_k(n)))  # noqa: E731
+
+    def step(n):  # ess sup E[e^{λC_n} | F_{n-1}] <= step_bound: the hypothesis at the pair of step n
+        return by(conditional_mgf_bound, Y_1=C(n), lam=lam_, i=n, c=step_bound, inside=lambda w: w * mgf(n - 1),
+                  given={condition(conditional_mgf_bound): by(per_pair, at_step=n)})
+
     base = (
         Chain(mgf(1))
         .eq(Expect(sp.exp(lam_ * (L_k(0) + C(1)))), by(composed_loss_step, i=1))
         .eq(Expect(sp.exp(lam_ * L_k(0)) * sp.exp(lam_ * C(1))), algebra())
-        .le(CondMGF(C(1), lam_) * mgf(0), by(tower_mgf_composed, i=1, lam=lam_))
-        .le(step_bound * mgf(0), by(lift_mgf, i=1, lam=lam_, c=step_bound, inside=lambda w: w * mgf(0)))
+        .le(CondMGF(C(1), lam_, 1) * mgf(0), by(tower_mgf_composed, i=1, lam=lam_))
+        .le(step_bound * mgf(0), step(1))
         .eq(step_bound * Expect(sp.S.One), by(composed_loss_start))
         .eq(step_bound, by(expectation_affine, a=0, b=1))
         .eq(bound.xreplace({k: 1}), algebra())
     )
     ih = Hypothesis("ih", title="induction hypothesis", relation=le(mgf(k), bound))
-    step = (
+    step_k = (
         Chain(mgf(k + 1))
         .eq(Expect(sp.exp(lam_ * (L_k(k) + C(k + 1)))), by(composed_loss_step, i=k + 1))
         .eq(Expect(sp.exp(lam_ * L_k(k)) * sp.exp(lam_ * C(k + 1))), algebra())
-        .le(CondMGF(C(k + 1), lam_) * mgf(k), by(tower_mgf_composed, i=k + 1, lam=lam_))
-        .le(step_bound * mgf(k), by(lift_mgf, i=k + 1, lam=lam_, c=step_bound, inside=lambda w: w * mgf(k)))
+        .le(CondMGF(C(k + 1), lam_, k + 1) * mgf(k), by(tower_mgf_composed, i=k + 1, lam=lam_))
+        .le(step_bound * mgf(k), step(k + 1))
         .le(step_bound * bound, by(ih, inside=lambda w: step_bound * w))
         .eq(bound.xreplace({k: k + 1}), algebra())
     )
-    return Chain(mgf(k)).le(bound, induction(k, base, step))
+    return Chain(mgf(k)).le(bound, induction(k, base, step_k))
 
 
 def make(rho_total: sp.Expr = RHO_TOTAL) -> Theorem:
     """The composition with the claimed total ``rho_total`` (tests build mutants with a wrong one)."""
     bound = sp.exp(lam * (lam + 1) * rho_total)
-    proof = mgf_induction(lam, sp.exp(lam * (lam + 1) * rho), bound)
+    proof = mgf_induction(lam, sp.exp(lam * (lam + 1) * rho), bound, zcdp_at_order)
     return Theorem(
         name="zcdp_composition",
         reference="R-C7",

@@ -25,16 +25,15 @@ statement is indexed by κ = k(α − 1) rather than by α.  The step is **Höld
 Prop 11, written relative to :math:`m_0`), in its unnormalised form: **Young's inequality** in expectation
 (``young_expectation``) with a free scale t, linearity, the induction hypothesis for
 :math:`\mathbb E[e^{(\kappa/k)G_k}]`, the zCDP hypothesis for the link (x_k, x_{k+1}) at λ = k + κ
-(``lift_zcdp_chain``: :math:`\mathbb E_{M(x_0)}[e^{-G_k}e^{\lambda\ell_{k+1}}]\le\mathbb E_{M(x_k)}[e^{\lambda
-\ell_{k+1}}]`, a change of measure), and t at the minimiser.  The base case k = 1 is the hypothesis for the
-first link (``lift_zcdp_first_link``).
+(the kernel's class-member rule, ``by(zcdp, at_link=k + 1)``, after the change of measure
+``chain_change_of_measure``: :math:`\mathbb E_{M(x_0)}[e^{-G_k}e^{\lambda\ell_{k+1}}]\le\mathbb E_{M(x_k)}[e^{\lambda
+\ell_{k+1}}]`), and t at the minimiser.  The base case k = 1 is the hypothesis for the first link.
 
 Tight: yes -- the Gaussian mechanism with shift kΔ has :math:`D_\alpha=k^2\rho\alpha` exactly (REFERENCE N30,
 N43); the ground truth is that mechanism (its group MGF by quadrature).
 
-Axioms added here: ``lift_zcdp_first_link`` and ``lift_zcdp_chain`` (the hypothesis on the class applied to the
-links of the chain, as ``lift_pure_dp_chain``; the second also changes the measure from :math:`M(x_k)` to
-:math:`M(x_0)` by the density ratio :math:`e^{-G_k}=m_k/m_0`).
+No axiom is added here: the chain's measure theory (``chain_base_measure``, ``chain_change_of_measure``) is that of
+``pure_dp_group_privacy``.
 
 References
 ----------
@@ -49,46 +48,19 @@ import mpmath
 import sympy as sp
 
 from cdpsym.expr import L, X, Y, i, k, lam, naturals, positive, real, rho, s, t
-from cdpsym.expr.operators import Expect, P, Q
+from cdpsym.expr.operators import Expect, ExpectAt
 from cdpsym.proof import Axiom, Chain, Hypothesis, Part, Theorem, algebra, by, eq, induction, le, specialize
 from theorems.approx_dp_of_zcdp import zcdp
 from theorems.foundations_composition import c
 from theorems.foundations_convexity import expectation_affine
-from theorems.pure_dp_group_privacy import G, ell, group_loss_one, group_loss_step
+from theorems.pure_dp_group_privacy import (G, chain_base_measure, chain_change_of_measure, ell, group_loss_one,
+                                            group_loss_step)
 from theorems.rdp_probability_preservation import young_expectation
 
-__all__ = ["theorem", "make", "mutants", "kappa", "lift_zcdp_first_link", "lift_zcdp_chain", "AXIOMS",
+__all__ = ["theorem", "make", "mutants", "kappa",
            "gaussian_group_mgf"]
 
 kappa = sp.Symbol("kappa", positive=True)  # κ = k(α − 1): the order at group size j is 1 + κ/j
-
-_THE_PAIR = (P, Q, L)
-_LIFT = ("the link (x_{i-1}, x_i) of the chain is a neighbouring pair, so the hypothesis on the class applies to "
-         "it (Bun & Steinke 2016, Def 1.1 and proof of Prop 1.9, arXiv:1605.02065)")
-
-lift_zcdp_first_link = Axiom(
-    name="lift_zcdp_first_link",
-    title="an MGF bound for every neighbouring pair bounds the MGF of the first link's loss under M(x_0)",
-    citation=_LIFT + "; for i = 1 the expectation is under M(x_0) itself",
-    relation=le(Expect(sp.exp(lam * ell(1))), c),
-    variables={lam: positive(), c: positive()},
-    conditions=(le(Expect(sp.exp(lam * L)), c),),
-    free_of={"c": _THE_PAIR},
-)
-
-lift_zcdp_chain = Axiom(
-    name="lift_zcdp_chain",
-    title="an MGF bound for every neighbouring pair bounds E_{M(x_0)}[e^{-G_i} e^{λ ℓ_{i+1}}] <= E_{M(x_i)}[e^{λ ℓ_{i+1}}]",
-    citation=_LIFT + "; change of measure: e^{-G_i} = m_i/m_0 is the density of M(x_i) on the support of M(x_0), "
-             "so E_{M(x_0)}[e^{-G_i} f] = integral over {m_0 > 0} of m_i f <= E_{M(x_i)}[f] for f >= 0 (Radon–Nikodym; "
-             "Billingsley, *Probability and Measure*, 3rd ed., §32)",
-    relation=le(Expect(sp.exp(lam * ell(i + 1) - G(i))), c),
-    variables={i: naturals(), lam: positive(), c: positive()},
-    conditions=(le(Expect(sp.exp(lam * L)), c),),
-    free_of={"c": _THE_PAIR},
-)
-
-AXIOMS = [lift_zcdp_first_link, lift_zcdp_chain]
 
 # -- the step's exponents (group size k -> k + 1, κ fixed) -------------------------------------------------------------
 
@@ -145,12 +117,9 @@ _V = _v(G(k), ell(k + 1))
 _A = _bound(k)  # the induction hypothesis' bound on E[e^{(κ/k)G_k}]
 _B = sp.exp((k + kappa) * (k + kappa + 1) * rho)  # the link's bound at λ = k + κ
 _LINK = Expect(sp.exp((k + kappa) * ell(k + 1) - G(k)))
+_AT_LINK = ExpectAt(sp.exp((k + kappa) * ell(k + 1)), k)  # the link's MGF under M(x_k)
 _W1, _W2 = t ** _P / _P, _S / _P * t ** (-_Q)
 _T_STAR = sp.exp(rho * kappa / _P)  # the minimiser (B/A)^{1/(p+q)}
-
-
-def _cond(ax):
-    return f"condition {ax.conditions[0].plain()}"
 
 
 def _step() -> Chain:
@@ -167,9 +136,9 @@ def _step() -> Chain:
                 by(expectation_affine, a=t ** (-_Q), b=0, X=sp.exp((k + kappa) * ell(k + 1) - G(k))))
             .le(_W1 * _A + _W2 * _LINK, by(Hypothesis("ih", le(_mgf(k), _bound(k))),
                                             inside=lambda w: _W1 * w + _W2 * _LINK))
-            .le(objective, by(lift_zcdp_chain, i=k, lam=k + kappa, c=_B,
-                              given={_cond(lift_zcdp_chain): by(zcdp, lam=k + kappa)},
-                              inside=lambda w: _W1 * _A + _W2 * w))
+            .le(_W1 * _A + _W2 * _AT_LINK, by(chain_change_of_measure, i=k, Y_1=sp.exp((k + kappa) * ell(k + 1)),
+                                               inside=lambda w: _W1 * _A + _W2 * w))
+            .le(objective, by(zcdp, lam=k + kappa, at_link=k + 1, inside=lambda w: _W1 * _A + _W2 * w))
             .eq(at_star, specialize(t=_T_STAR))
             .eq(sp.powsimp(at_star), algebra("collect the exponentials"))
             .eq((1 / _P + _S / _P) * _bound(k + 1), algebra("both exponents are κ(k+1+κ)ρ"))
@@ -205,8 +174,8 @@ def make(total: sp.Expr = MAIN_BOUND) -> Theorem:
     """Group privacy with the claimed right side ``total`` of part ``main`` (mutants use a smaller one)."""
     base = (Chain(_mgf(1))
             .eq(Expect(sp.exp(kappa * ell(1))), by(group_loss_one))
-            .le(_bound(1), by(lift_zcdp_first_link, lam=kappa, c=sp.exp(kappa * (kappa + 1) * rho),
-                              given={_cond(lift_zcdp_first_link): by(zcdp, lam=kappa)})))
+            .eq(ExpectAt(sp.exp(kappa * ell(1)), 0), by(chain_base_measure, Y_1=sp.exp(kappa * ell(1))))
+            .le(_bound(1), by(zcdp, lam=kappa, at_link=1)))
     scaled = Part("scaled", le(_mgf(k), _bound(k)), proof=Chain(_mgf(k)).le(_bound(k), induction(k, base, _step())),
                   ground_truth=_scaled_truth)
     main_proof = (Chain(Expect(sp.exp(s * G(k))))

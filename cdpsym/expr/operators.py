@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 __all__ = ["Opaque", "Expect", "Prob", "Renyi", "KL", "HockeyStick", "Normal", "PrivacyLoss", "Indicator",
-           "normal_density", "P", "Q", "OPAQUE"]
+           "CondExpect", "StepLoss", "ExpectAt", "LinkLoss", "Output", "normal_density", "P", "Q", "OPAQUE"]
 
 
 class Opaque(sp.Function):
@@ -136,6 +136,74 @@ class PrivacyLoss(Opaque):
         return True
 
 
+class CondExpect(Opaque):
+    r"""``CondExpect(Y, i)`` is :math:`\mathbb E[Y\mid\mathcal F_{i-1}]`: the conditional expectation of ``Y``
+    given the *prefix* of step ``i`` of a composition -- the whole history before step ``i``: the adversary's
+    coins and the outputs of steps :math:`1,\dots,i-1` (so that, given it, the pair of step ``i`` is fixed).
+
+    A **random variable** (a function of the prefix), not a number: the kernel's ``deterministic`` says so.
+    Typed as an extended real, like an expectation.  Only the kernel's class-member rule (``by(fact,
+    at_step=i)``) and cited facts about conditional expectations produce or change it.
+    """
+
+    nargs = 2
+
+    def _latex(self, printer, exp=None):
+        y, i = self.args
+        body = r"\mathbb{E}\left[%s \,\middle|\, \mathcal{F}_{%s}\right]" % (printer._print(y), printer._print(i - 1))
+        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
+
+    def _eval_is_extended_positive(self):
+        return True if self.args[0].is_positive else None
+
+    def _eval_is_extended_nonnegative(self):
+        return True if self.args[0].is_nonnegative else None
+
+    def _eval_is_extended_real(self):
+        return True if self.args[0].is_real else None
+
+
+#: ``StepLoss(i)``, printed C_i: the privacy loss of step i of the adaptive composition game (DRV10, DR16 §3.1):
+#: given the prefix, the adversary picks a pair of the class, and C_i is that pair's privacy loss at step i's
+#: output.  A sequence of random variables (an undefined function, so random to the kernel).
+StepLoss = sp.Function("C", real=True,
+                       _latex=lambda self, printer, exp=None: (r"C_{%s}" % printer._print(self.args[0])
+                                                               + (f"^{{{exp}}}" if exp else "")))
+
+
+class ExpectAt(Opaque):
+    r"""``ExpectAt(Y, j)`` is :math:`\mathbb E_{\mathcal M(x_j)}[Y]`: the expectation with the output of a chain of
+    inputs :math:`x_0\simeq x_1\simeq\dots` drawn from :math:`\mathcal M(x_j)` (group privacy).  A number (an
+    extended real); plain ``Expect`` of the chain's quantities is under :math:`\mathcal M(x_0)`.  Only the kernel's
+    class-member rule (``by(fact, at_link=j)``) and cited facts produce or change it."""
+
+    nargs = 2
+
+    def _latex(self, printer, exp=None):
+        y, j = self.args
+        body = r"\mathbb{E}_{\mathcal{M}(x_{%s})}\left[%s\right]" % (printer._print(j), printer._print(y))
+        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
+
+    def _eval_is_extended_positive(self):
+        return True if self.args[0].is_positive else None
+
+    def _eval_is_extended_nonnegative(self):
+        return True if self.args[0].is_nonnegative else None
+
+    def _eval_is_extended_real(self):
+        return True if self.args[0].is_real else None
+
+
+#: ``LinkLoss(j)``, printed ℓ_j: the privacy loss log m_{j-1}(Y)/m_j(Y) of the link (x_{j-1}, x_j) of a chain of
+#: inputs whose consecutive pairs are pairs of the class (group privacy), at an output Y.  Random (undefined).
+LinkLoss = sp.Function("ell", real=True,
+                       _latex=lambda self, printer, exp=None: (r"\ell_{%s}" % printer._print(self.args[0])
+                                                               + (f"^{{{exp}}}" if exp else "")))
+
+#: ``Output(j)``, printed M(x_j): the output distribution of the mechanism on the chain's j-th input.
+Output = sp.Function("Mx", _latex=lambda self, printer, exp=None: r"\mathcal{M}(x_{%s})" % printer._print(self.args[0]))
+
+
 def normal_density(y: sp.Expr, m: sp.Expr, s: sp.Expr) -> sp.Expr:
     """The density of N(m, s²) at y, as an explicit sympy expression."""
     return sp.exp(-(y - m) ** 2 / (2 * s ** 2)) / sp.sqrt(2 * sp.pi * s ** 2)
@@ -155,6 +223,12 @@ describe(HockeyStick, r"$\delta_{P\|Q}(\varepsilon) = \sup_{S} \big(P(S) - e^{\v
 describe(KL, r"$D_{\mathrm{KL}}(P\|Q) = \mathbb{E}[L]$ is the Kullback--Leibler divergence", 81)
 describe(Renyi, r"$D_{\alpha}(P\|Q) = \frac{1}{\alpha - 1}\log \mathbb{E}_{Q}\big[(p/q)^{\alpha}\big]$ is the "
                 r"R\'enyi divergence of order $\alpha > 1$", 82)
+describe(CondExpect, r"$\mathcal{F}_{i}$ is the history (the \emph{prefix}: the adversary's coins and the "
+                     r"outputs) of the first $i$ steps of a composition, and $\mathbb{E}[\,\cdot \mid \mathcal{F}_{i}]$ the conditional expectation "
+                     r"given it", 84)
+describe(ExpectAt, r"$\mathcal{M}(x_j)$ is the output distribution on the $j$-th input of the chain, "
+                   r"$\ell_j$ the privacy loss of the link $(\mathcal{M}(x_{j-1}), \mathcal{M}(x_j))$, and "
+                   r"$\mathbb{E}_{\mathcal{M}(x_j)}$ the expectation with the output drawn from $\mathcal{M}(x_j)$", 21)
 describe(Expect, r"$\mathbb{E}$ and $\Pr$ are taken under $P$ unless a subscript says otherwise", 90)
 
 #: what the kernel treats as opaque: every subclass of Opaque (CondMGF in the composition foundations, ...)

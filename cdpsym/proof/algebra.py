@@ -182,13 +182,14 @@ _DECLARED: set = set()
 def deterministic(value: sp.Expr) -> bool:
     """A number rather than a random quantity: outside the opaque operators that are numbers (E[...], Pr[...],
     D(P||Q), ...) it names no random-variable symbol, no sequence of random variables (undefined functions), no
-    indicator ``1[event]`` and no privacy loss ``L_{P||Q}`` (those two are random variables)."""
+    indicator ``1[event]``, no privacy loss ``L_{P||Q}`` and no conditional expectation ``E[Y | F_i]`` (those
+    three are random variables)."""
     from cdpsym.expr import operators as ops
 
     stack = [as_expr(value)]
     while stack:
         n = stack.pop()
-        if isinstance(n, (ops.Indicator, ops.PrivacyLoss)):
+        if isinstance(n, (ops.Indicator, ops.PrivacyLoss, ops.CondExpect)):
             return False
         if isinstance(n, ops.Opaque):
             continue
@@ -549,10 +550,12 @@ def extended_agree(a: sp.Expr, op: str, b: sp.Expr, ctx: "Context | None" = None
     from itertools import product
 
     finite = {t: _finite_dummy(t) for t in terms}
+    # the opaque terms known finite (a bounded mean) are finite dummies too, so that oo - E[L] reads as oo
+    known = {t: _finite_dummy(t) for t in opaque_terms(a) | opaque_terms(b) if t not in finite}
     for combo in product(*options):
         if all(c is None for c in combo):
             continue
-        m = {t: (finite[t] if c is None else c) for t, c in zip(terms, combo)}
+        m = {**known, **{t: (finite[t] if c is None else c) for t, c in zip(terms, combo)}}
         shown = ", ".join(f"{t} = {c}" for t, c in zip(terms, combo) if c is not None)
         try:
             va, vb = a.xreplace(m), b.xreplace(m)

@@ -38,7 +38,7 @@ from cdpsym.errors import ProofError
 from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
-from cdpsym.expr.symbols import is_random_symbol
+from cdpsym.expr.symbols import L as _L, is_random_symbol
 from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, canon, deterministic, domain_key, equivalent,
                                   extended_agree,
                                   finite_value, opaque_terms, prove_sign)
@@ -83,7 +83,7 @@ def trusted_axioms() -> tuple[Axiom, ...]:
 from cdpsym.expr import operators as _ops  # noqa: E402
 
 _OPAQUE_TYPES: set = {_ops.Expect, _ops.Prob, _ops.Indicator, _ops.Renyi, _ops.KL, _ops.HockeyStick, _ops.Normal,
-                      _ops.PrivacyLoss}
+                      _ops.PrivacyLoss, _ops.CondExpect, _ops.ExpectAt}
 
 
 def register_opaque(*classes: type) -> None:
@@ -147,6 +147,10 @@ KERNEL_RULES = {
     "induction": "induction on the positive integers",
     "interval": "Arb ball arithmetic (python-flint), outward-rounded enclosures",
     "monotone": "the mean value theorem (h continuous on [a, b), differentiable on (a, b), h' >= 0 gives h >= h(a))",
+    "member": "a fact about every pair of the class holds of each member: of the pair of step i of the adaptive "
+              "composition game given any prefix (Dwork, Rothblum & Vadhan 2010; Dwork & Rothblum 2016, §3.1: the "
+              "adversary picks a pair of the class, C_i is its privacy loss), and of each link of a chain of "
+              "inputs whose consecutive pairs are pairs of the class (group privacy; Dwork & Roth 2014, Thm 2.2)",
     "limit": "passing to the limit in a non-strict inequality (c <= f(v) for every v in (a, b), f continuous on "
              "[a, b): c <= f(a))",
 }
@@ -779,6 +783,16 @@ def _possibly_infinite(e: sp.Expr) -> bool:
     return any(isinstance(t, _BINDERS) or t.is_finite is not True for t in opaque_terms(e))
 
 
+def _cancelled_infinite(sources: tuple, built: sp.Basic, ctx: Context) -> list:
+    """Opaque terms of ``sources`` that may be infinite and are gone from ``built``: sympy cancelled them with
+    finite arithmetic when it built the expression (``E[L] + 1 - E[L]`` is 1, but it is undefined where
+    ``E[L] = +oo``), so no later extended-real check can see them."""
+    before = set().union(*(opaque_terms(as_expr(x)) for x in sources))
+    built = as_expr(built)
+    return sorted((t for t in before if not built.has(t) and finite_value(t, ctx).ok is not True),
+                  key=sp.default_sort_key)
+
+
 def _rule_taylor(why: Taylor, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     """taylor: g(h) <= g(0) + g'(0) h + M h^2/2 when g is smooth on the reals and g'' <= M there.
     Establishes '<='."""
@@ -1017,6 +1031,16 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     standing = _standing(fact, ctx, stack)
     if standing.status == "failed":
         return standing
+    at_member = why.at_step is not None or why.at_link is not None
+    # a fact read at a member of the class (at_step/at_link), or a theorem that did so, holds for every pair of a
+    # class only: what it rests on must hold for every pair too -- the scope without the conditions a `given`
+    # discharge assumes of the canonical pair alone -- and its numbers must be constants of the class
+    by_class = at_member or "member" in standing.rules
+    if by_class:
+        ctx = _class_scope(ctx)
+        if type(fact) is Hypothesis and not _in_scope(fact, ctx):
+            return _fail(f"'{fact.name}' holds for the canonical pair under a local condition, not for every pair "
+                         f"of the class: it cannot be read at a member")
     statuses.append(standing.status)
     axioms.update(standing.axioms)
     rules.update(standing.rules)
@@ -1035,6 +1059,9 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
             return _fail(f"{fact.name}: {name} = {value} must be free of {sorted(map(str, forbidden))} and of "
                          f"opaque operators")
     for v, value in mapping.items():
+        if by_class and not at_member and _names_pair(value):
+            return _fail(f"{fact.name} holds for classes of pairs (it reads its hypotheses at a member of the class): "
+                         f"{v} = {value} names the canonical pair, which is not a constant of the class")
         if not is_random_symbol(v) and not deterministic(value):
             return _fail(f"{fact.name}: {v} = {value} is a random quantity, but {v} stands for a number (only "
                          f"random-variable symbols such as L, X, Z may be instantiated with random quantities)")
@@ -1073,6 +1100,16 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
                                tuple(sorted(axioms)), point=d.point)
             if st != "proved":
                 notes.append(f"hypothesis '{hyp.name}': {d.detail} ({st})")
+    if why.flip and why.at_step is None:
+        return _fail("flip=True reverses an equation only for at_step= (the class-member rule)")
+    if why.at_step is not None and why.at_link is not None:
+        return _fail("at_step and at_link name two different members: give one")
+    if why.at_step is not None or why.at_link is not None:
+        lifted = _at_member(rel, why, ctx)
+        if isinstance(lifted, _Closed):
+            return _Closed(lifted.status, None, lifted.detail, tuple(sorted(axioms)), point=lifted.point)
+        rel = lifted
+        rules.add("member")
     match, establishes = _match(why, lhs, rhs, rel, ctx)
     statuses.append(_status(match))
     if match.ok is False:
@@ -1082,6 +1119,106 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
         notes.append(match.detail)
     return _Closed(weakest(statuses), establishes, "; ".join(notes) or "instance checked, hypotheses discharged",
                    tuple(sorted(axioms)), tuple(sorted(rules)))
+
+
+_PAIR_LOCAL = "condition "  # the prefix of the conditions a `given` discharge assumes (`_discharge`)
+
+
+def _class_scope(ctx: Context) -> Context:
+    """The scope without the facts that hold of the canonical pair alone: the conditions a ``given`` discharge of a
+    quantified need assumes (``E[L] <= v`` for the v at hand).  The theorem's hypotheses, the induction hypothesis
+    and the cases of a split hold for every pair of the class."""
+    return ctx.with_facts(tuple(f for f in ctx.facts if not f.name.startswith(_PAIR_LOCAL)))
+
+
+def _names_pair(e: sp.Basic) -> bool:
+    """Does ``e`` name the canonical pair (its loss, its distributions)?"""
+    return bool(as_expr(e).has(_L, _ops.P, _ops.Q))
+
+
+#: what a fact about the class of pairs may contain to be read at a member: numbers, the pair's loss L, and
+#: expectations, probabilities and indicators built from them (the pair's law); at a link of a chain of inputs
+#: also the pair's divergences (the link is a fixed pair, so they are numbers there too)
+_MEMBER_OPAQUE = {"step": (_ops.Expect, _ops.Prob, _ops.Indicator),
+                  "link": (_ops.Expect, _ops.Prob, _ops.Indicator, _ops.HockeyStick, _ops.KL, _ops.Renyi)}
+
+
+def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
+    """The class-member rule: a fact ``A op B`` about the canonical pair -- which, in a scope, stands for
+    *every* pair of the class its hypotheses describe -- read at a member of the class.
+
+    * ``at_step=i``: the pair of step ``i`` of the adaptive composition game.  By the game's definition (DRV10;
+      DR16 §3.1), given any prefix the adversary's pair of step ``i`` is a pair of the class and ``C_i`` is its
+      privacy loss; so, for every prefix, ``T(A) <= T(B)`` with ``T`` mapping ``L`` to ``C_i``, ``E[Y]`` to
+      ``E[T(Y) | F_{i-1}]`` and ``Pr[A]`` to ``E[1[T(A)] | F_{i-1}]``: the rule establishes
+      ``Pr[T(A) > T(B)] <= 0`` (``flip=True``: an equation read as ``B <= A``).
+    * ``at_link=j``: the link ``(x_{j-1}, x_j)`` of a chain of inputs whose consecutive pairs are pairs of the
+      class (group privacy): ``T`` maps ``L`` to ``ell_j``, ``P``/``Q`` to ``M(x_{j-1})``/``M(x_j)``, ``E[Y]`` to
+      ``E_{M(x_{j-1})}[T(Y)]`` and ``Pr[A]`` to ``E_{M(x_{j-1})}[1[T(A)]]``; the rule establishes ``T(A) op T(B)``.
+
+    The fact may contain numbers, ``L`` (and at a link ``P``, ``Q`` inside divergences) and the operators above
+    only: another random quantity (``X``, ``Z``, a game object ``C_j``) has no meaning at the member, or a
+    different one."""
+    mode, i = ("step", why.at_step) if why.at_step is not None else ("link", why.at_link)
+    name = "at_" + mode
+    if not deterministic(i) or opaque_terms(i) or foreign(i):
+        return _fail(f"{name}: the {mode} {i} must be a number (no random quantity, no opaque term)")
+    from cdpsym.expr.domains import naturals
+
+    d = _in_domain(i, naturals(), ctx)
+    if d.ok is not True:
+        return _fail(f"{name}: the {mode} {i} is not shown to be an integer >= 1 ({d.detail})")
+    if why.flip and (mode != "step" or rel.op != "="):
+        return _fail(f"flip=True reverses an equation read at a step; {why.fact.name} states {rel.op}")
+    a, b = (rel.rhs, rel.lhs) if why.flip else (rel.lhs, rel.rhs)
+    pair = {_L} | ({_ops.P, _ops.Q} if mode == "link" else set())
+    bound: set = set()
+    for side in (a, b):
+        for node in sp.preorder_traversal(side):
+            if isinstance(node, (sp.Integral, sp.Sum, sp.Product)):
+                bound |= set(node.variables)
+            if isinstance(node, _ops.Opaque):
+                if type(node) not in _MEMBER_OPAQUE[mode]:
+                    return _fail(f"{name}: {node} is not a statement about the pair (only numbers, L, E[...], "
+                                 f"Pr[...], indicators{' and divergences' if mode == 'link' else ''} can be read at "
+                                 f"a member of the class)")
+            elif isinstance(node, AppliedUndef):
+                return _fail(f"{name}: {node} is not the pair's (a random sequence has no meaning at the member)")
+            elif isinstance(node, sp.Symbol) and is_random_symbol(node) and node not in pair:
+                return _fail(f"{name}: {node} is a random quantity other than the pair's (its joint law with the "
+                             f"member's loss is not the pair's)")
+    if bound & i.free_symbols:
+        return _fail(f"{name}: the {mode} {i} names a variable bound in {why.fact.name}")
+    if bound & ({_L} | pair):
+        return _fail(f"{name}: {why.fact.name} binds the pair's {sorted(map(str, bound & ({_L} | pair)))}")
+    if mode == "step":
+        loss, mean = _ops.StepLoss(i), (lambda y: _ops.CondExpect(y, i))
+        dists = {}
+    else:
+        loss, mean = _ops.LinkLoss(i), (lambda y: _ops.ExpectAt(y, i - 1))
+        dists = {_ops.P: _ops.Output(i - 1), _ops.Q: _ops.Output(i)}
+
+    def t(e: sp.Basic) -> sp.Basic:
+        if e == _L:
+            return loss
+        if e in dists:
+            return dists[e]
+        if type(e) is _ops.Expect:
+            return mean(t(e.args[0]))
+        if type(e) is _ops.Prob:
+            return mean(_ops.Indicator(t(e.args[0])))
+        if not e.args or isinstance(e, (sp.Symbol, sp.Number)):
+            return e
+        return e.func(*[t(x) for x in e.args])
+
+    ta, tb = t(a), t(b)
+    lost = _cancelled_infinite((ta, tb), ta - tb, ctx)
+    if lost:
+        return _fail(f"{name}: {', '.join(map(str, lost))} may be infinite and cancels between the sides of "
+                     f"{why.fact.name}: the comparison is not defined there")
+    if mode == "step":  # unevaluated: sympy would decide `T(A) > T(B)` with finite arithmetic
+        return Rel(_ops.Prob(sp.StrictGreaterThan(ta, tb, evaluate=False)), "<=", sp.S.Zero)
+    return Rel(ta, rel.op, tb)
 
 
 def _standing(fact: object, ctx: Context, stack) -> _Closed:
@@ -1313,8 +1450,25 @@ def _match(why: By, lhs, rhs, rel: Rel, ctx: Context) -> tuple[Decision, str | N
     return d, "="
 
 
+def _finite_by_fact(t: sp.Basic, a, b, fop: str, ctx: Context) -> bool:
+    """The fact ``a fop b`` in hand shows ``t`` finite: ``t`` is one side, bounded by the other side (finite), and
+    its typing (or an equation) excludes the other infinity."""
+    if t == a and finite_value(b, ctx).ok is True:
+        return fop == "=" or t.is_extended_nonnegative is True
+    if t == b and finite_value(a, ctx).ok is True:
+        return fop == "=" or t.is_extended_nonpositive is True
+    return False
+
+
 def _congruence(inside, lhs, rhs, a, b, fop, ctx) -> tuple[Decision, str | None]:
     w0, fw = inside
+    for side in (a, b):  # the context's own terms in w0 become terms in the side: only the others can cancel
+        kept = [t for t in opaque_terms(fw) if not t.has(w0)]
+        lost = [t for t in _cancelled_infinite((sp.Add(*kept), side), subst(fw, {w0: side}), ctx)
+                if not _finite_by_fact(t, a, b, fop, ctx)]
+        if lost:
+            return Decision(None, f"{', '.join(map(str, lost))} may be infinite and cancels in the context: "
+                                  f"F(A) op F(B) is not defined there"), None
     if fop != "=" and any(isinstance(e, _ops.Expect) and e.has(w0) for e in sp.preorder_traversal(fw)):
         return _congruence_expect(inside, lhs, rhs, a, b, ctx)
     d, op = _congruence_finite(inside, lhs, rhs, a, b, fop, ctx)

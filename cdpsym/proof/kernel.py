@@ -181,9 +181,16 @@ class By(Justification):
     inst: Mapping[str, object] = field(default_factory=dict)
     inside: "tuple[sp.Symbol, sp.Expr] | Callable[[sp.Expr], sp.Expr] | None" = None
     given: Mapping[str, object] = field(default_factory=dict)
+    at_step: sp.Expr | None = None  # apply a fact about the class of pairs to the pair of composition step i
+    flip: bool = False  # with at_step: use an equation A = B as B <= A
+    at_link: sp.Expr | None = None  # apply a fact about the class of pairs to link j of a chain of inputs
     method = "by"
 
     def __post_init__(self) -> None:
+        if self.at_step is not None:
+            object.__setattr__(self, "at_step", as_expr(self.at_step))
+        if self.at_link is not None:
+            object.__setattr__(self, "at_link", as_expr(self.at_link))
         if self.inside is not None and not isinstance(self.inside, tuple):
             w = sp.Dummy("w", real=True)
             object.__setattr__(self, "inside", (w, as_expr(self.inside(w))))
@@ -312,20 +319,28 @@ def sign(note: str = "") -> Sign:
 
 
 def by(fact: object, inside: Callable[[sp.Expr], sp.Expr] | None = None,
-       given: Mapping[str, object] | None = None, **inst: object) -> By:
+       given: Mapping[str, object] | None = None, at_step: object = None, flip: bool = False,
+       at_link: object = None, **inst: object) -> By:
     """Cite a fact (axiom, hypothesis, theorem part; a one-part theorem stands for its part).
 
     ``inst`` instantiates the fact's variables by name; ``inside`` is the
     context the instance sits in; ``given`` proves the cited theorem's
     hypotheses (name -> justification or chain) where they are not literally
-    hypotheses of the citing theorem.
+    hypotheses of the citing theorem.  ``at_step=i`` applies the instance, a
+    fact about the class of pairs, to the pair of step ``i`` of the adaptive
+    composition game (the kernel's class-member rule, docs/kernel.md): ``A <= B``
+    becomes ``Pr[T(A) > T(B)] <= 0`` with ``L`` read as ``C_i`` and ``E``/``Pr``
+    as conditional on the prefix; ``flip=True`` uses an equation ``A = B`` as
+    ``B <= A``.  ``at_link=j`` applies it to the link ``(x_{j-1}, x_j)`` of a chain
+    of inputs (group privacy): ``L`` read as ``ell_j``, ``P, Q`` as ``M(x_{j-1}),
+    M(x_j)``, ``E`` as ``E_{M(x_{j-1})}``; the relation is kept.
     """
     if not isinstance(fact, Fact):
         main = getattr(fact, "main", None)
         if not isinstance(main, Fact):
             raise ProofError(f"by() cites a fact or a theorem, got {fact!r}")
         fact = main
-    return By(fact, inst, inside, dict(given or {}))
+    return By(fact, inst, inside, dict(given or {}), at_step, bool(flip), at_link)
 
 
 def specialize(minimizes: sp.Expr | None = None, **value: object) -> Specialize:

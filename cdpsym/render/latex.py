@@ -209,7 +209,12 @@ def _instance_latex(why) -> str:
             if width(pair) <= 0.6 * TEXT_WIDTH:  # a value too wide for a line is left to the cited fact's list
                 pairs.append(pair)
     # pairs separated by text, so that each is its own formula and a note can break between them
-    return (r"\text{ with }" + r"\text{, }".join(pairs)) if pairs else ""
+    out = (r"\text{ with }" + r"\text{, }".join(pairs)) if pairs else ""
+    step = getattr(why, "at_step", None)
+    if step is not None:  # the class-member rule: the fact about every pair, read at step i's pair
+        out += (r"\text{, for the pair of step }" + tex(step) + r"\text{ given any prefix}"
+                + (r"\text{ (read right to left)}" if getattr(why, "flip", False) else ""))
+    return out
 
 
 def _under_expectation(inside) -> bool:
@@ -274,6 +279,9 @@ def justification_latex(why) -> str:
     if isinstance(why, K.Induction):
         return r"\text{by induction on }" + tex(why.var)
     if isinstance(why, K.By):
+        if getattr(why, "at_step", None) is not None:
+            return fact_label(why.fact) + r"\text{, read at the pair the adversary picks at step }" + \
+                tex(why.at_step) + r"\text{ given any prefix (a pair of the class)}"
         return fact_label(why.fact)
     return rf"\text{{{text(getattr(why, 'method', '?'))}}}"
 

@@ -26,7 +26,7 @@ def test_proved_citing_rdp_composition():
     symbolic = report.checks["symbolic"]
     methods = {s["method"] for s in symbolic["steps"]}
     assert {"by:rdp_composition", "by:tail_condition_composed", "by:markov_exponential", "specialize"} <= methods
-    assert symbolic["kernel_rules"] == ["induction", "taylor"]  # rdp_composition: induction; zcdp_of_pure_dp: taylor
+    assert symbolic["kernel_rules"] == ["induction", "member", "taylor"]  # rdp_composition: induction, member; zcdp_of_pure_dp: taylor
     # the ground truth is non-trivial at the last three points (exact δ > 0)
     main = [c for c in report.checks["numeric"]["comparisons"] if c["part"].endswith("main")]
     assert sum(1 for c in main if float(c["truth"]) > 0) >= 3

@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 
 from cdpsym.expr import delta, eps, k, naturals, positive
-from cdpsym.expr.operators import HockeyStick, P, Q
+from cdpsym.expr.operators import HockeyStick, Output, P, Q
 from cdpsym.proof import Chain, Part, Theorem, by, le, monotone, register_axioms, symbolic_check
 
 group = importlib.import_module("theorems.approx_dp_group_privacy")  # the module (theorems.<name> is the Theorem)
@@ -28,8 +28,8 @@ def test_proved_by_all_three_checks(report):
     assert report.verdict == "proved", report
     sym = report.checks["symbolic"]
     assert [p["status"] for p in sym["parts"]] == ["proved", "proved"]
-    assert set(sym["trusted_axioms"]) == {"lift_approx_dp_chain"}
-    assert "induction" in sym["kernel_rules"] and "monotone" in sym["kernel_rules"]
+    assert set(sym["trusted_axioms"]) == {"hockey_stick_event_bound"}
+    assert {"induction", "monotone", "member"} <= set(sym["kernel_rules"])
     assert report.checks["numeric"]["status"] == "passed"
     assert report.checks["property"]["status"] == "passed"
 
@@ -86,36 +86,39 @@ def test_without_the_hypothesis_nothing_is_proved():
     assert symbolic_check(group.theorem.with_changes(hypotheses=())).status != "proved"
 
 
+def _first_link(bound, at_hockey=None, at_bound=None):
+    """p_0 − e^ε p_1 <= H_ε(M(x_0)||M(x_1)) <= bound, the second step by ``at_bound``."""
+    gap = p_S(0) - sp.exp(eps) * p_S(1)
+    hs = HockeyStick(eps, Output(0), Output(1))
+    chain = (Chain(gap).le(hs, at_hockey or by(group.hockey_stick_event_bound, i=1, c=eps))
+             .le(bound, at_bound or by(group.approx_dp, at_link=1)))
+    return Theorem(name="adversarial_group", reference="-", source="-", title="adversarial",
+                   variables=dict(group.theorem.variables), hypotheses=group.theorem.hypotheses,
+                   parts=(Part("main", le(gap, bound), proof=chain),))
+
+
+def test_the_honest_first_link_is_proved():
+    assert symbolic_check(_first_link(delta)).status == "proved"  # the harness itself is sound
+
+
 def test_a_smaller_delta_per_link_is_refused():
-    # δ/2 per link: the lift's condition H_ε(P||Q) <= δ/2 is not in scope
-    gap = lambda n: p_S(0) - sp.exp(n * eps) * p_S(n)
-    half = delta / 2
-    thm = Theorem(name="adversarial_group", reference="-", source="-", title="adversarial",
-                  variables=dict(group.theorem.variables), hypotheses=group.theorem.hypotheses,
-                  parts=(Part("main", le(gap(1), half),
-                              proof=Chain(gap(1)).le(half, by(group.lift_approx_dp_chain, i=1, c=eps, delta0=half))),))
-    assert symbolic_check(thm).status != "proved"
+    # δ/2 per link: the hypothesis read at the link bounds its hockey stick by δ, not δ/2
+    assert symbolic_check(_first_link(delta / 2)).status != "proved"
 
 
-def test_a_bound_naming_the_pair_is_refused():
-    gap = lambda n: p_S(0) - sp.exp(n * eps) * p_S(n)
-    hs = HockeyStick(eps, P, Q)
-    thm = Theorem(name="adversarial_group", reference="-", source="-", title="adversarial",
-                  variables=dict(group.theorem.variables), hypotheses=group.theorem.hypotheses,
-                  parts=(Part("main", le(gap(1), hs),
-                              proof=Chain(gap(1)).le(hs, by(group.lift_approx_dp_chain, i=1, c=eps, delta0=hs))),))
-    result = symbolic_check(thm)
-    assert result.status == "failed" and "must be free of" in result.parts[0].steps[0].detail
+def test_the_wrong_link_or_member_is_refused():
+    assert symbolic_check(_first_link(delta, at_bound=by(group.approx_dp, at_link=2))).status != "proved"
+    assert symbolic_check(_first_link(delta, at_bound=by(group.approx_dp, at_step=1))).status != "proved"
 
 
-def test_an_unregistered_copy_of_the_lift_is_not_trusted():
-    copy = dataclasses.replace(group.lift_approx_dp_chain)
-    gap = lambda n: p_S(0) - sp.exp(n * eps) * p_S(n)
-    thm = Theorem(name="adversarial_group", reference="-", source="-", title="adversarial",
-                  variables=dict(group.theorem.variables), hypotheses=group.theorem.hypotheses,
-                  parts=(Part("main", le(gap(1), delta), proof=Chain(gap(1)).le(delta, by(copy, i=1, c=eps,
-                                                                                             delta0=delta))),))
-    assert symbolic_check(thm).status == "supported"
+def test_a_bound_naming_the_pair_is_not_proved():
+    # the member rule reads H_ε(P||Q) at the link too: it never bounds a link by the canonical pair's divergence
+    assert symbolic_check(_first_link(HockeyStick(eps, P, Q))).status != "proved"
+
+
+def test_an_unregistered_copy_of_the_definition_is_not_trusted():
+    copy = dataclasses.replace(group.hockey_stick_event_bound)
+    assert symbolic_check(_first_link(delta, at_hockey=by(copy, i=1, c=eps))).status == "supported"
 
 
 def test_naive_k_delta_by_induction_is_refused():

@@ -30,9 +30,9 @@ def test_proved_with_all_checks():
     assert report.verdict == "proved", report
     symbolic = report.checks["symbolic"]
     assert [s["method"] for s in symbolic["steps"]] == ["induction"]
-    assert set(symbolic["trusted_axioms"]) == {"composed_loss_step", "composed_loss_start", "lift_pure_dp",
+    assert set(symbolic["trusted_axioms"]) == {"composed_loss_step", "composed_loss_start", "tower_almost_sure",
                                                "almost_sure_bound_sum"}
-    assert symbolic["kernel_rules"] == ["induction"]
+    assert symbolic["kernel_rules"] == ["induction", "member"]
     assert report.checks["numeric"]["status"] == "passed"
     assert all(c["digits"] == 50 for c in report.checks["numeric"]["comparisons"])
 

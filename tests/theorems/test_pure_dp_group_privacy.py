@@ -13,10 +13,10 @@ import sympy as sp
 from cdpsym.expr import L, eps, k
 from cdpsym.expr.operators import Expect, Prob
 from cdpsym.mechanisms import Laplace
-from cdpsym.proof import Axiom, Chain, Part, Theorem, by, eq, induction, register_axioms, symbolic_check
+from cdpsym.proof import Axiom, Chain, Hypothesis, Part, Theorem, by, eq, induction, le, register_axioms, symbolic_check
 from cdpsym.verify.numeric import numeric_check
 from theorems.foundations_convexity import in_range
-from theorems.pure_dp_basic_composition import lift_pure_dp
+from theorems.foundations_composition import condition, tower_almost_sure
 
 group = importlib.import_module("theorems.pure_dp_group_privacy")  # the module, not the Theorem
 make, G, ell = group.make, group.G, group.ell
@@ -25,7 +25,7 @@ make, G, ell = group.make, group.G, group.ell
 # again is a no-op, so this also runs before the module is listed
 register_axioms(*group.AXIOMS)
 
-AXIOMS = {"group_loss_one", "group_loss_step", "lift_pure_dp_chain", "almost_sure_bound_sum"}
+AXIOMS = {"group_loss_one", "group_loss_step", "chain_base_probability", "chain_null_sets", "almost_sure_bound_sum"}
 
 
 def test_proved_with_all_checks():
@@ -34,7 +34,7 @@ def test_proved_with_all_checks():
     symbolic = report.checks["symbolic"]
     assert [s["method"] for s in symbolic["steps"]] == ["induction"]
     assert set(symbolic["trusted_axioms"]) == AXIOMS
-    assert symbolic["kernel_rules"] == ["induction"]
+    assert symbolic["kernel_rules"] == ["induction", "member"]
     assert report.checks["numeric"]["status"] == "passed"
     assert all(c["digits"] == 50 for c in report.checks["numeric"]["comparisons"])
     assert report.checks["property"]["status"] == "passed"
@@ -101,22 +101,31 @@ def _theorem(proof_of, total=k * eps, hypotheses=None):
                    parts=(Part("main", eq(bounded(k), 1), proof=proof_of(bounded)),))
 
 
-def test_the_lift_does_not_apply_to_the_group_loss_directly():
-    # |ℓ_i| <= s is about one link; citing it for G(k) with s = kε does not match
-    thm = _theorem(lambda bounded: Chain(bounded(k)).eq(1, by(group.lift_pure_dp_chain, i=k, c=eps, s=k * eps)))
+(PURE_DP,) = group.theorem.hypotheses
+
+
+def _null_sets(n, c_, a_):
+    """|ℓ_n| <= c_ a.s. under M(x_0), from the hypothesis read at the link n and |G_{n-1}| <= a_."""
+    return by(group.chain_null_sets, i=n - 1, Y_1=ell(n), a=a_, c=c_,
+              given={group._condition(group.chain_null_sets, 1): by(PURE_DP, at_link=n)})
+
+
+def test_the_link_bound_does_not_apply_to_the_group_loss_directly():
+    # |ℓ_i| <= c is about one link; citing it for G(k) with c = kε does not match
+    thm = _theorem(lambda bounded: Chain(bounded(k)).eq(1, _null_sets(k, k * eps, (k - 1) * eps)))
     assert symbolic_check(thm).status != "proved"
 
 
 def test_a_link_bound_below_the_hypothesis_is_refused():
-    # claiming |ℓ_i| <= ε/2 per link (so kε/2 overall): the lift's condition Pr[|L| <= ε/2] = 1 is not in scope
+    # claiming |ℓ_i| <= ε/2 per link (so kε/2 overall): the hypothesis read at a link gives ε, not ε/2
     half = k * eps / 2
 
     def proof(bounded):
         at = lambda n: half.xreplace({k: n})
         base = (Chain(bounded(1)).eq(Prob(in_range(-at(1), ell(1), at(1))), by(group.group_loss_one))
-                .eq(1, by(group.lift_pure_dp_chain, i=1, c=eps / 2, s=at(1))))
-        link = Chain(Prob(in_range(-eps / 2, ell(k + 1), eps / 2))).eq(
-            1, by(group.lift_pure_dp_chain, i=k + 1, c=eps / 2, s=eps / 2))
+                .eq(1, by(group.chain_base_probability, Y_1=ell(1), c=eps / 2, s=at(1),
+                          given={group._condition(group.chain_base_probability): by(PURE_DP, at_link=1)})))
+        link = Chain(Prob(in_range(-eps / 2, ell(k + 1), eps / 2))).eq(1, _null_sets(k + 1, eps / 2, half))
         step = (Chain(bounded(k + 1))
                 .eq(Prob(in_range(-at(k + 1), G(k) + ell(k + 1), at(k + 1))), by(group.group_loss_step, i=k))
                 .eq(1, by(group.almost_sure_bound_sum, Y_1=G(k), Y_2=ell(k + 1), a=half, b=eps / 2, s=at(k + 1),
@@ -126,38 +135,59 @@ def test_a_link_bound_below_the_hypothesis_is_refused():
     assert symbolic_check(_theorem(proof, total=half)).status != "proved"
 
 
+def test_null_sets_need_the_group_loss_bounded():
+    # without |G_k| <= a a.s. (the induction hypothesis) M(x_0) need not be absolutely continuous w.r.t. M(x_k)
+    rel = eq(Prob(in_range(-eps, ell(2), eps)), 1)
+    thm = Theorem(name="adversarial_group", reference="-", source="-", title="-",
+                  variables=dict(group.theorem.variables), hypotheses=(PURE_DP,),
+                  parts=(Part("main", rel, proof=Chain(rel.lhs).eq(1, _null_sets(2, eps, eps))),))
+    assert symbolic_check(thm).status != "proved"
+
+
 def test_without_the_pure_dp_hypothesis_nothing_is_proved():
     thm = group.theorem.with_changes(hypotheses=())
     assert symbolic_check(thm).status != "proved"
 
 
-def test_a_bound_naming_the_pair_is_refused():
-    # c := E[|L|]-style bounds name the pair: the lift quantifies over the class, so free_of refuses them
-    thm = _theorem(lambda bounded: Chain(bounded(1)).eq(1, by(group.lift_pure_dp_chain, i=1, c=Expect(L), s=eps)),
-                   total=eps)
-    result = symbolic_check(thm)
-    assert result.status == "failed"
-    assert "must be free of" in result.parts[0].steps[0].detail
+def test_a_bound_naming_the_pair_is_read_at_the_link():
+    # the member rule reads every occurrence of the pair at the link: a "bound" c := E[|L|] becomes the link's own
+    # mean, never the pair's, so it cannot stand for a constant of the class
+    tautology = Hypothesis("taut", title="E[L] <= E[L]", relation=le(Expect(L), Expect(L)))
+    from cdpsym.expr.operators import ExpectAt
+    target = le(ExpectAt(ell(1), 0), Expect(L))
+    thm = Theorem(name="adversarial_group", reference="-", source="-", title="-",
+                  variables=dict(group.theorem.variables), hypotheses=(tautology,),
+                  parts=(Part("main", target, proof=Chain(target.lhs).le(target.rhs, by(tautology, at_link=1))),))
+    assert symbolic_check(thm).status != "proved"
 
 
-def test_the_composition_lift_does_not_bound_a_link():
-    # lift_pure_dp speaks of the composition game's step loss C(i), not of the chain's link loss ℓ_i
+def test_the_composition_member_rule_does_not_bound_a_link():
+    # the class-member rule reads the pair at a step of the composition game (loss C_i), not at a link of the
+    # chain (loss ℓ_i): the tower rule's condition for ℓ_1 is not what it yields
+    (pure_dp,) = group.theorem.hypotheses
     thm = _theorem(lambda bounded: Chain(bounded(1))
                    .eq(Prob(in_range(-eps, ell(1), eps)), by(group.group_loss_one))
-                   .eq(1, by(lift_pure_dp, i=1, c=eps, s=eps)), total=eps)
+                   .eq(1, by(tower_almost_sure, Y_1=ell(1), i=1, c=eps, s=eps,
+                             given={condition(tower_almost_sure): by(pure_dp, at_step=1, flip=True)})), total=eps)
     result = symbolic_check(thm)
     assert result.status != "proved"
     assert [s.status for s in result.parts[0].steps] == ["proved", "supported"]
 
 
-def test_an_unregistered_copy_of_the_lift_is_not_trusted():
-    copy = dataclasses.replace(group.lift_pure_dp_chain)  # same name and content, never registered
-    thm = _theorem(lambda bounded: Chain(bounded(1))
-                   .eq(Prob(in_range(-eps, ell(1), eps)), by(group.group_loss_one))
-                   .eq(1, by(copy, i=1, c=eps, s=eps)), total=eps)
+def test_an_unregistered_copy_of_the_null_set_axiom_is_not_trusted():
+    copy = dataclasses.replace(group.chain_null_sets)  # same name and content, never registered
+    link = Chain(Prob(in_range(-eps, ell(2), eps))).eq(1, by(
+        copy, i=1, Y_1=ell(2), a=eps, c=eps, given={group._condition(copy, 1): by(PURE_DP, at_link=2)}))
+    rel = eq(Prob(in_range(-eps, ell(2), eps)), 1)
+    hyp = Hypothesis("g1", title="|G_1| <= eps", relation=eq(Prob(in_range(-eps, G(1), eps)), 1))
+    thm = Theorem(name="adversarial_group", reference="-", source="-", title="-",
+                  variables=dict(group.theorem.variables), hypotheses=(PURE_DP, hyp),
+                  parts=(Part("main", rel, proof=link),))
     result = symbolic_check(thm)
     assert result.status == "supported"
-    assert "not in the registered trusted base" in result.parts[0].steps[1].detail
+    assert "not in the registered trusted base" in result.parts[0].steps[0].detail
+    honest = thm.with_changes(parts=(Part("main", rel, proof=Chain(rel.lhs).eq(1, _null_sets(2, eps, eps))),))
+    assert symbolic_check(honest).status == "proved"  # the harness itself is sound
 
 
 def test_an_axiom_admitting_the_claim_unregistered_is_not_trusted():

@@ -49,7 +49,7 @@ def _induction_theorem(base, step, bound, name):
 def _base(bound):
     return (Chain(Expect(sp.exp(lam * S(1))))
             .eq(Expect(sp.exp(lam * (S(0) + X(1)))), by(partial_sums_step, i=1))
-            .le(CondMGF(X(1), lam) * Expect(sp.exp(lam * S(0))), by(tower_mgf_partial_sums, i=1, lam=lam))
+            .le(CondMGF(X(1), lam, 1) * Expect(sp.exp(lam * S(0))), by(tower_mgf_partial_sums, i=1, lam=lam))
             .le(STEP * Expect(sp.exp(lam * S(0))),
                 by(conditionally_subgaussian, i=1, inside=lambda w: w * Expect(sp.exp(lam * S(0)))))
             .eq(STEP * Expect(sp.S.One), by(partial_sums_start))
@@ -60,7 +60,7 @@ def _step(bound, ih_bound):
     ih = Hypothesis("ih", relation=le(Expect(sp.exp(lam * S(k))), ih_bound))
     return (Chain(Expect(sp.exp(lam * S(k + 1))))
             .eq(Expect(sp.exp(lam * (S(k) + X(k + 1)))), by(partial_sums_step, i=k + 1))
-            .le(CondMGF(X(k + 1), lam) * Expect(sp.exp(lam * S(k))), by(tower_mgf_partial_sums, i=k + 1, lam=lam))
+            .le(CondMGF(X(k + 1), lam, k + 1) * Expect(sp.exp(lam * S(k))), by(tower_mgf_partial_sums, i=k + 1, lam=lam))
             .le(STEP * Expect(sp.exp(lam * S(k))),
                 by(conditionally_subgaussian, i=k + 1, inside=lambda w: w * Expect(sp.exp(lam * S(k)))))
             .le(STEP * ih_bound, by(ih, inside=lambda w: STEP * w))

@@ -18,7 +18,8 @@ def test_proved_with_all_checks():
     report = theorem.verify(property_examples=10)
     assert report.verdict == "proved"
     assert [s["method"] for s in report.checks["symbolic"]["steps"]] == ["induction"]
-    assert "lift_mgf" in report.checks["symbolic"]["trusted_axioms"]
+    assert "conditional_mgf_bound" in report.checks["symbolic"]["trusted_axioms"]
+    assert "member" in report.checks["symbolic"]["kernel_rules"]
 
 
 def test_half_the_total_fails_symbolically_and_numerically():

@@ -11,12 +11,12 @@ import sympy as sp
 
 from cdpsym.expr import L, k, lam, rho, s
 from cdpsym.expr.operators import Expect
-from cdpsym.proof import Chain, Part, Theorem, by, induction, le, register_axioms, symbolic_check
+from cdpsym.proof import Chain, Part, Theorem, by, induction, le, symbolic_check
 
 grp = importlib.import_module("theorems.zcdp_group_privacy")  # the module (theorems.<name> is the Theorem)
 make, G, ell, kappa = grp.make, grp.G, grp.ell, grp.kappa
 
-register_axioms(*grp.AXIOMS)  # a no-op once the module is listed in theorems.MODULES
+
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +29,8 @@ def test_proved_by_all_three_checks(report):
     sym = report.checks["symbolic"]
     assert all(p["status"] == "proved" for p in sym["parts"])
     assert set(sym["trusted_axioms"]) == {"expectation_affine", "group_loss_one", "group_loss_step",
-                                          "lift_zcdp_chain", "lift_zcdp_first_link", "young_expectation"}
-    assert sym["kernel_rules"] == ["induction"]
+                                          "chain_base_measure", "chain_change_of_measure", "young_expectation"}
+    assert sym["kernel_rules"] == ["induction", "member"]
     assert report.checks["numeric"]["status"] == "passed"
     assert report.checks["property"]["status"] == "passed"
 
@@ -83,24 +83,34 @@ def test_without_the_hypothesis_nothing_is_proved():
     assert symbolic_check(grp.theorem.with_changes(hypotheses=())).status != "proved"
 
 
-def test_the_link_lift_needs_the_hypothesis_at_the_right_order():
-    # citing the link bound at λ = k + κ with the hypothesis instantiated at λ = κ does not discharge it
-    link = Chain(grp._LINK).le(grp._B, by(grp.lift_zcdp_chain, i=k, lam=k + kappa, c=grp._B,
-                                          given={grp._cond(grp.lift_zcdp_chain): by(grp.zcdp, lam=kappa)}))
-    thm = Theorem(name="adversarial_link", reference="-", source="-", title="adversarial",
-                  variables=dict(grp.theorem.variables), hypotheses=grp.theorem.hypotheses,
-                  parts=(Part("main", le(grp._LINK, grp._B), proof=link),))
-    assert symbolic_check(thm).status == "failed"
+def _link_theorem(rhs, why):
+    return Theorem(name="adversarial_link", reference="-", source="-", title="adversarial",
+                   variables=dict(grp.theorem.variables), hypotheses=grp.theorem.hypotheses,
+                   parts=(Part("main", le(grp._AT_LINK, rhs), proof=Chain(grp._AT_LINK).le(rhs, why)),))
 
 
-def test_a_link_bound_naming_the_pair_is_refused():
+def test_the_link_needs_the_hypothesis_at_the_right_order_and_link():
+    assert symbolic_check(_link_theorem(grp._B, by(grp.zcdp, lam=k + kappa, at_link=k + 1))).status == "proved"
+    # the hypothesis at λ = κ, or read at the link k instead of k + 1, does not bound the link's MGF at λ = k + κ
+    assert symbolic_check(_link_theorem(grp._B, by(grp.zcdp, lam=kappa, at_link=k + 1))).status != "proved"
+    assert symbolic_check(_link_theorem(grp._B, by(grp.zcdp, lam=k + kappa, at_link=k))).status != "proved"
+    # nor the composition game's step k + 1 (a different member)
+    assert symbolic_check(_link_theorem(grp._B, by(grp.zcdp, lam=k + kappa, at_step=k + 1))).status != "proved"
+
+
+def test_a_link_bound_naming_the_pair_is_not_proved():
     bad = Expect(sp.exp(lam * L)).subs(lam, k + kappa)
-    link = Chain(grp._LINK).le(bad, by(grp.lift_zcdp_chain, i=k, lam=k + kappa, c=bad))
-    thm = Theorem(name="adversarial_link", reference="-", source="-", title="adversarial",
+    assert symbolic_check(_link_theorem(bad, by(grp.zcdp, lam=k + kappa, at_link=k + 1))).status != "proved"
+
+
+def test_the_change_of_measure_goes_one_way():
+    # E_{M(x_k)}[Y] <= E_{M(x_0)}[e^{-G_k} Y] is not the change of measure (mass of M(x_k) off the support of M(x_0))
+    y = sp.exp((k + kappa) * ell(k + 1))
+    thm = Theorem(name="adversarial_measure", reference="-", source="-", title="adversarial",
                   variables=dict(grp.theorem.variables), hypotheses=grp.theorem.hypotheses,
-                  parts=(Part("main", le(grp._LINK, bad), proof=link),))
-    result = symbolic_check(thm)
-    assert result.status == "failed" and "must be free of" in result.parts[0].steps[0].detail
+                  parts=(Part("main", le(grp._AT_LINK, grp._LINK),
+                              proof=Chain(grp._AT_LINK).le(grp._LINK, by(grp.chain_change_of_measure, i=k, Y_1=y))),))
+    assert symbolic_check(thm).status != "proved"
 
 
 def test_an_induction_claiming_linear_growth_is_refused():
@@ -114,12 +124,11 @@ def test_an_induction_claiming_linear_growth_is_refused():
     assert symbolic_check(thm).status == "failed"
 
 
-def test_an_unregistered_copy_of_the_lift_is_not_trusted():
-    copy = dataclasses.replace(grp.lift_zcdp_first_link)
-    chain = (Chain(grp._mgf(1)).eq(Expect(sp.exp(kappa * ell(1))), by(grp.group_loss_one))
-             .le(grp._bound(1), by(copy, lam=kappa, c=sp.exp(kappa * (kappa + 1) * rho),
-                                   given={grp._cond(copy): by(grp.zcdp, lam=kappa)})))
-    thm = Theorem(name="adversarial_base", reference="-", source="-", title="adversarial",
+def test_an_unregistered_copy_of_the_change_of_measure_is_not_trusted():
+    copy = dataclasses.replace(grp.chain_change_of_measure)
+    y = sp.exp((k + kappa) * ell(k + 1))
+    thm = Theorem(name="adversarial_measure", reference="-", source="-", title="adversarial",
                   variables=dict(grp.theorem.variables), hypotheses=grp.theorem.hypotheses,
-                  parts=(Part("main", le(grp._mgf(1), grp._bound(1)), proof=chain),))
+                  parts=(Part("main", le(grp._LINK, grp._AT_LINK),
+                              proof=Chain(grp._LINK).le(grp._AT_LINK, by(copy, i=k, Y_1=y))),))
     assert symbolic_check(thm).status == "supported"

@@ -1,0 +1,282 @@
+"""The kernel's class-member rule, ``by(fact, at_step=i)``: adversarial chains it must never prove, and true
+ones it must keep proving.
+
+In a scope, the canonical pair ``(P, Q)`` with loss ``L`` stands for every pair of the class its hypotheses
+describe; by the definition of the adaptive composition game, the pair of step ``i`` given any prefix is such a
+pair, with loss ``C_i``.  The rule reads a fact ``A <= B`` (or ``A = B``, or ``B <= A`` with ``flip=True`` for an
+equation) at that member: ``Pr[T(A) > T(B)] <= 0``, ``T`` mapping ``L`` to ``C_i``, ``E[Y]`` to ``E[T(Y) | F_{i-1}]``
+and ``Pr[A]`` to ``E[1[T(A)] | F_{i-1}]``.
+
+A FALSE statement must never be *proved*.  The attacks below try the wrong relation, the wrong step, a step that
+is not a positive integer, a fact about another random variable (whose joint law with the member's loss is not
+the pair's), a divergence, a game object, and the bridges of ``foundations_composition`` at a mismatched step.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from cdpsym.errors import ProofError
+from cdpsym.expr import L, X, k, lam, mu, naturals, positive, real
+from cdpsym.expr.operators import KL, CondExpect, Expect, Indicator, P, Prob, Q, StepLoss
+from cdpsym.proof import Chain, Hypothesis, Part, Rel, Theorem, by, eq, le, sign, symbolic_check
+from cdpsym.proof.core import KERNEL_RULES
+from theorems.foundations_composition import (C, CondMGF, condition, conditional_mgf_bound, tower_mean_bound)
+
+HOLDS = ("proved", "certified")
+mean_bound = Hypothesis("mean_bound", title="every pair of the class has E[L] <= mu", relation=le(Expect(L), mu))
+
+
+def _status(lhs, op, rhs, chain, variables=None, hypotheses=(mean_bound,)):
+    try:
+        thm = Theorem(name="member_test", reference="", source="test", title="t",
+                      variables=dict(variables or {mu: real(), k: naturals()}),
+                      hypotheses=tuple(hypotheses), parts=(Part(name="t", relation=Rel(lhs, op, rhs), proof=chain),))
+        return symbolic_check(thm).status
+    except ProofError:
+        return "refused"
+
+
+def _exceeds(n, bound=mu):
+    """Pr[E[C_n | F_{n-1}] > bound]."""
+    return Prob(sp.StrictGreaterThan(CondExpect(C(n), n), bound))
+
+
+def test_rule_is_listed_and_the_step_loss_is_the_kernels():
+    assert "member" in KERNEL_RULES
+    assert C is StepLoss
+
+
+# -- TRUE: proved ---------------------------------------------------------------------------------------------------
+
+def test_a_mean_bound_holds_at_every_step_given_every_prefix():
+    for n in (1, k + 1):
+        ch = Chain(_exceeds(n)).le(0, by(mean_bound, at_step=n))
+        assert _status(_exceeds(n), "<=", 0, ch) == "proved"
+
+
+def test_the_tower_rule_turns_it_into_the_steps_mean():
+    ch = Chain(Expect(C(k))).le(mu, by(tower_mean_bound, Y_1=C(k), i=k, c=mu,
+                                       given={condition(tower_mean_bound): by(mean_bound, at_step=k)}))
+    assert _status(Expect(C(k)), "<=", mu, ch) == "proved"
+
+
+def test_an_equation_read_in_both_directions():
+    exact = Hypothesis("exact", title="E[L] = mu", relation=eq(Expect(L), mu))
+    below = Prob(sp.StrictGreaterThan(mu, CondExpect(C(2), 2)))
+    ch = Chain(below).le(0, by(exact, at_step=2, flip=True))
+    assert _status(below, "<=", 0, ch, hypotheses=(exact,)) == "proved"
+    ch = Chain(_exceeds(2)).le(0, by(exact, at_step=2))
+    assert _status(_exceeds(2), "<=", 0, ch, hypotheses=(exact,)) == "proved"
+
+
+def test_nested_expectations_and_probabilities_are_conditioned_on_the_same_prefix():
+    centred = Hypothesis("centred", title="centred MGF", relation=le(Expect(sp.exp(lam * (L - Expect(L)))), 2))
+    target = Prob(sp.StrictGreaterThan(CondExpect(sp.exp(lam * (C(3) - CondExpect(C(3), 3))), 3), 2))
+    ch = Chain(target).le(0, by(centred, at_step=3))
+    assert _status(target, "<=", 0, ch, {lam: real()}, (centred,)) == "proved"
+    tail = Hypothesis("tail", title="tail", relation=le(Prob(sp.StrictGreaterThan(L, mu)), sp.Rational(1, 10)))
+    target = Prob(sp.StrictGreaterThan(CondExpect(Indicator(sp.StrictGreaterThan(C(1), mu)), 1), sp.Rational(1, 10)))
+    ch = Chain(target).le(0, by(tail, at_step=1))
+    assert _status(target, "<=", 0, ch, {mu: real()}, (tail,)) == "proved"
+
+
+# -- FALSE: never proved --------------------------------------------------------------------------------------------
+
+def test_wrong_direction_is_not_proved():
+    # E[L] <= mu says nothing about E[C_1 | F_0] >= mu
+    below = Prob(sp.StrictGreaterThan(mu, CondExpect(C(1), 1)))
+    ch = Chain(below).le(0, by(mean_bound, at_step=1))
+    assert _status(below, "<=", 0, ch) not in HOLDS
+
+
+def test_flip_of_an_inequality_is_refused():
+    below = Prob(sp.StrictGreaterThan(mu, CondExpect(C(1), 1)))
+    ch = Chain(below).le(0, by(mean_bound, at_step=1, flip=True))
+    assert _status(below, "<=", 0, ch) not in HOLDS
+
+
+def test_flip_without_a_step_is_refused():
+    ch = Chain(mu).le(Expect(L), by(mean_bound, flip=True))
+    assert _status(mu, "<=", Expect(L), ch) not in HOLDS
+
+
+def test_the_rule_gives_no_equation():
+    ch = Chain(_exceeds(1)).eq(0, by(mean_bound, at_step=1))
+    assert _status(_exceeds(1), "=", 0, ch) not in HOLDS
+
+
+def test_wrong_step_is_not_proved():
+    ch = Chain(_exceeds(1)).le(0, by(mean_bound, at_step=2))
+    assert _status(_exceeds(1), "<=", 0, ch) not in HOLDS
+    mixed = Prob(sp.StrictGreaterThan(CondExpect(C(2), 1), mu))  # C_2 conditioned on step 1's prefix
+    for n in (1, 2):
+        ch = Chain(mixed).le(0, by(mean_bound, at_step=n))
+        assert _status(mixed, "<=", 0, ch) not in HOLDS
+
+
+def test_a_step_that_is_not_a_positive_integer_is_refused():
+    for n in (0, -1, sp.Rational(1, 2), mu):
+        ch = Chain(_exceeds(n)).le(0, by(mean_bound, at_step=n))
+        assert _status(_exceeds(n), "<=", 0, ch) not in HOLDS, n
+    ch = Chain(_exceeds(C(1))).le(0, by(mean_bound, at_step=C(1)))  # a random step
+    assert _status(_exceeds(C(1)), "<=", 0, ch) not in HOLDS
+
+
+def test_a_fact_about_another_random_variable_is_refused():
+    # E[X] <= mu for a random variable X says nothing of E[X | F_0] (X may depend on the prefix)
+    other = Hypothesis("other", title="E[X] <= mu", relation=le(Expect(X), mu))
+    target = Prob(sp.StrictGreaterThan(CondExpect(X, 1), mu))
+    ch = Chain(target).le(0, by(other, at_step=1))
+    assert _status(target, "<=", 0, ch, hypotheses=(other,)) not in HOLDS
+    joint = Hypothesis("joint", title="E[L X] <= mu", relation=le(Expect(L * X), mu))
+    target = Prob(sp.StrictGreaterThan(CondExpect(C(1) * X, 1), mu))
+    ch = Chain(target).le(0, by(joint, at_step=1))
+    assert _status(target, "<=", 0, ch, hypotheses=(joint,)) not in HOLDS
+
+
+def test_a_divergence_or_a_game_object_is_refused():
+    kl = Hypothesis("kl", title="KL <= mu", relation=le(KL(P, Q), mu))
+    target = Prob(sp.StrictGreaterThan(KL(P, Q), mu))
+    ch = Chain(target).le(0, by(kl, at_step=1))
+    assert _status(target, "<=", 0, ch, hypotheses=(kl,)) not in HOLDS
+    game = Hypothesis("game", title="E[L] <= E[C_1]", relation=le(Expect(L), Expect(C(1))))
+    target = Prob(sp.StrictGreaterThan(CondExpect(C(2), 2), CondExpect(C(1), 2)))
+    ch = Chain(target).le(0, by(game, at_step=2))
+    assert _status(target, "<=", 0, ch, hypotheses=(game,)) not in HOLDS
+
+
+def test_the_ess_sup_bridge_at_a_mismatched_step_is_not_proved():
+    # sup E[e^{λC_2} | F_1] <= c needs the bound given F_1, not given F_0: the member rule at step 1 never
+    # speaks of C_2, and at step 2 it speaks of F_1
+    mgf = Hypothesis("mgf", title="E[e^{λL}] <= 2", relation=le(Expect(sp.exp(lam * L)), 2))
+    for n, at in ((1, 1), (1, 2), (2, 1)):
+        ch = Chain(CondMGF(C(2), lam, n)).le(2, by(conditional_mgf_bound, Y_1=C(2), lam=lam, i=n, c=2,
+                                                   given={condition(conditional_mgf_bound): by(mgf, at_step=at)}))
+        assert _status(CondMGF(C(2), lam, n), "<=", 2, ch, {lam: positive()}, (mgf,)) not in HOLDS, (n, at)
+    ch = Chain(CondMGF(C(2), lam, 2)).le(2, by(conditional_mgf_bound, Y_1=C(2), lam=lam, i=2, c=2,
+                                               given={condition(conditional_mgf_bound): by(mgf, at_step=2)}))
+    assert _status(CondMGF(C(2), lam, 2), "<=", 2, ch, {lam: positive()}, (mgf,)) == "proved"
+
+
+def test_a_conditional_expectation_is_not_a_number():
+    # CondExpect is a random variable: a number variable may not be instantiated with it
+    ch = Chain(Expect(C(1))).le(CondExpect(C(1), 1), by(tower_mean_bound, Y_1=C(1), i=1, c=CondExpect(C(1), 1)))
+    assert _status(Expect(C(1)), "<=", CondExpect(C(1), 1), ch) not in HOLDS
+
+
+# -- links of a chain of inputs (group privacy): at_link=j ----------------------------------------------------------
+
+def _link_status(target, why, hypotheses, variables=None):
+    return _status(target.lhs, target.op, target.rhs, Chain(target.lhs).le(target.rhs, why) if target.op != "="
+                   else Chain(target.lhs).eq(target.rhs, why), variables, hypotheses)
+
+
+def test_a_link_reads_the_pair_as_the_links_distributions():
+    from cdpsym.expr.operators import ExpectAt, HockeyStick, LinkLoss, Output
+
+    hs = Hypothesis("hs", title="H_eps(P||Q) <= mu", relation=le(HockeyStick(lam, P, Q), mu))
+    target = le(HockeyStick(lam, Output(k), Output(k + 1)), mu)
+    assert _link_status(target, by(hs, at_link=k + 1), (hs,), {mu: real(), lam: positive(), k: naturals()}) == "proved"
+    swapped = le(HockeyStick(lam, Output(k + 1), Output(k)), mu)  # the reversed link is not what the fact says
+    assert _link_status(swapped, by(hs, at_link=k + 1), (hs,), {mu: real(), lam: positive(), k: naturals()}) \
+        not in HOLDS
+    # the mean of the link's loss is under the link's first distribution, M(x_{j-1})
+    target = le(ExpectAt(LinkLoss(2), 1), mu)
+    assert _link_status(target, by(mean_bound, at_link=2), (mean_bound,)) == "proved"
+    for wrong in (le(ExpectAt(LinkLoss(2), 2), mu), le(ExpectAt(LinkLoss(1), 1), mu), le(Expect(LinkLoss(2)), mu)):
+        assert _link_status(wrong, by(mean_bound, at_link=2), (mean_bound,)) not in HOLDS, wrong
+
+
+def test_a_link_refuses_what_the_step_refuses():
+    from cdpsym.expr.operators import ExpectAt, LinkLoss, PrivacyLoss
+
+    other = Hypothesis("other", title="E[X] <= mu", relation=le(Expect(X), mu))
+    assert _link_status(le(ExpectAt(X, 0), mu), by(other, at_link=1), (other,)) not in HOLDS
+    loss = Hypothesis("loss", title="E[L_{P||Q}] <= mu", relation=le(Expect(PrivacyLoss(P, Q)), mu))
+    assert _link_status(le(ExpectAt(LinkLoss(1), 0), mu), by(loss, at_link=1), (loss,)) not in HOLDS
+    for n in (0, sp.Rational(3, 2), mu):
+        assert _link_status(le(ExpectAt(LinkLoss(n), n - 1), mu), by(mean_bound, at_link=n), (mean_bound,)) \
+            not in HOLDS, n
+    exact = Hypothesis("exact", title="E[L] = mu", relation=eq(Expect(L), mu))
+    assert _link_status(le(mu, ExpectAt(LinkLoss(1), 0)), by(exact, at_link=1, flip=True), (exact,)) not in HOLDS
+    assert _link_status(le(ExpectAt(LinkLoss(1), 0), mu), by(mean_bound, at_link=1, at_step=1), (mean_bound,)) \
+        not in HOLDS
+
+
+# -- red-team regressions (a hostile review of the rule found each of these proved) -----------------------------------
+
+def _thm(name, rel, chain, hypotheses, variables=None):
+    return Theorem(name=name, reference="", source="test", title="t", variables=dict(variables or {mu: real()}),
+                   hypotheses=tuple(hypotheses), parts=(Part(name="main", relation=rel, proof=chain),))
+
+
+_V = sp.Symbol("v", real=True)
+_H_NONNEG = Hypothesis("kl_nonneg", title="0 <= E[L]", relation=le(0, Expect(L)))
+# for every v >= E[L] (of the canonical pair): E[C_1] <= v.  Its condition holds of one pair, not of the class.
+_HQ = Hypothesis("Hq", title="for every v >= E[L]: E[C_1] <= v", relation=le(Expect(C(1)), _V), variables={_V: real()},
+                 conditions=(le(Expect(L), _V),))
+_T0 = _thm("T0", Rel(Expect(C(1)), "<=", Expect(L)), Chain(Expect(C(1))).le(Expect(L), by(_HQ, v=Expect(L))),
+           (mean_bound, _H_NONNEG, _HQ))
+
+
+def test_a_local_condition_is_not_read_at_a_member():
+    # E[C_1] <= E[L] is false: a class {KL 0, KL mu}, the canonical pair the first, the adversary picks the second
+    assert symbolic_check(_T0).status == "proved"  # T0 is valid: its hypothesis Hq is strong
+    cond = Hypothesis("condition 1", title="local", relation=le(Expect(L), _V))
+    prove_hq = Chain(Expect(C(1))).le(_V, by(tower_mean_bound, Y_1=C(1), i=1, c=_V,
+                                             given={condition(tower_mean_bound): by(cond, at_step=1)}))
+    t1 = _thm("T1", Rel(Expect(C(1)), "<=", Expect(L)),
+              Chain(Expect(C(1))).le(Expect(L), by(_T0, given={"Hq": prove_hq})), (mean_bound, _H_NONNEG))
+    assert symbolic_check(t1).status not in HOLDS
+
+
+def test_a_class_theorem_is_not_fed_a_local_condition_or_a_pair_value():
+    class_hyp = Hypothesis("class_mean", title="every pair has E[L] <= v", relation=le(Expect(L), _V))
+    t2 = _thm("T2", Rel(Expect(C(1)), "<=", _V),
+              Chain(Expect(C(1))).le(_V, by(tower_mean_bound, Y_1=C(1), i=1, c=_V,
+                                            given={condition(tower_mean_bound): by(class_hyp, at_step=1)})),
+              (class_hyp,), {_V: real()})
+    assert symbolic_check(t2).status == "proved"  # valid: a bound on the whole class bounds every step
+    # its hypothesis met by the local condition of a quantified need
+    prove_hq = Chain(Expect(C(1))).le(_V, by(t2, v=_V))
+    t1 = _thm("T1", Rel(Expect(C(1)), "<=", Expect(L)),
+              Chain(Expect(C(1))).le(Expect(L), by(_T0, given={"Hq": prove_hq})), (mean_bound, _H_NONNEG))
+    assert symbolic_check(t1).status not in HOLDS
+    # its number v instantiated with the canonical pair's mean, the hypothesis E[L] <= E[L] by a sign argument
+    t3 = _thm("T3", Rel(Expect(C(1)), "<=", Expect(L)),
+              Chain(Expect(C(1))).le(Expect(L), by(t2, v=Expect(L), given={"class_mean": sign()})), (mean_bound,))
+    assert symbolic_check(t3).status not in HOLDS
+
+
+def test_the_conditional_mean_definition_needs_it_finite():
+    # 0 < e^{-E[C_1 | F_0]} fails where the adversary picks a pair of infinite divergence
+    from theorems.foundations_composition import M, conditional_mean_definition
+
+    ce = CondExpect(C(1), 1)
+    ch = Chain(sp.S(0)).lt(sp.exp(-M(1)), sign()).eq(sp.exp(-ce), by(conditional_mean_definition, i=1, c=mu))
+    assert _status(sp.S(0), "<", sp.exp(-ce), ch, hypotheses=()) not in HOLDS
+    # with the class's mean bound read at the step, the definition applies
+    ch = Chain(sp.S(0)).lt(sp.exp(-M(1)), sign()).eq(sp.exp(-ce), by(
+        conditional_mean_definition, i=1, c=mu, given={condition(conditional_mean_definition): by(mean_bound, at_step=1)}))
+    assert _status(sp.S(0), "<", sp.exp(-ce), ch) == "proved"
+
+
+def test_a_possibly_infinite_term_does_not_cancel():
+    from theorems.foundations_composition import Z
+
+    # E[L] + 1 <= E[L] holds in the extended reals when every pair has infinite divergence
+    infinite = Hypothesis("infinite_kl", title="E[L] + 1 <= E[L]", relation=le(Expect(L) + 1, Expect(L)))
+    ch = Chain(Expect(sp.exp(Z))).le(-1, by(tower_mean_bound, Y_1=sp.exp(Z), i=1, c=-1,
+                                            given={condition(tower_mean_bound): by(infinite, at_step=1)}))
+    assert _status(Expect(sp.exp(Z)), "<=", -1, ch, hypotheses=(infinite,)) not in HOLDS
+    # the older context rule: F(w) = w - E[L] turns the hypothesis into 1 <= 0
+    ch = Chain(sp.S(1)).le(0, by(infinite, inside=lambda w: w - Expect(L)))
+    assert _status(sp.S(1), "<=", 0, ch, hypotheses=(infinite,)) not in HOLDS
+
+
+def test_the_pair_may_not_be_bound_in_the_fact():
+    bound_l = Hypothesis("bound_l", title="integral", relation=le(sp.Integral(L, (L, 0, 1)), mu))
+    target = Prob(sp.StrictGreaterThan(sp.Integral(C(1), (C(1), 0, 1)), mu))
+    ch = Chain(target).le(0, by(bound_l, at_step=1))
+    assert _status(target, "<=", 0, ch, hypotheses=(bound_l,)) not in HOLDS
