@@ -71,8 +71,7 @@ approx_dp = Hypothesis(
 hockey_stick_event_bound = Axiom(
     name="hockey_stick_event_bound",
     title="definition of the hockey-stick divergence as a supremum over events, at the event S",
-    citation=("H_c(P||Q) = sup_S P(S) - e^c Q(S) (its definition; Dwork & Rothblum 2016, Def 2.4, arXiv:1603.01887v2; "
-              "Barthe & Olmedo 2013, ICALP, Def 3), here for the output distributions M(x_{i-1}), M(x_i) of the "
+    citation=("H_c(P||Q) = sup_S P(S) - e^c Q(S) (its definition; Dwork & Rothblum 2016, Def 2.4, arXiv:1603.01887v2), here for the output distributions M(x_{i-1}), M(x_i) of the "
               "chain and the fixed event S, p_S(i) = Pr[M(x_i) ∈ S]"),
     relation=le(p_S(i - 1) - sp.exp(c) * p_S(i), HockeyStick(c, Output(i - 1), Output(i))),
     variables={i: naturals(), c: positive()},

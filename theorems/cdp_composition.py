@@ -211,59 +211,66 @@ def _truth(what, mean=None):
 
 # -- the theorem ----------------------------------------------------------------------------------------
 
-def _mean_at(n):
-    """M_n = E[C_n | F_{n-1}]: the definition, finite because the class hypothesis read at step n bounds it by μ."""
-    return by(conditional_mean_definition, i=n, c=mu,
-              given={condition(conditional_mean_definition): by(cdp_mean, at_step=n)})
+def _read(hypothesis: Hypothesis, n):
+    """The class hypothesis read at the pair of step n (a hypothesis on the class of step i, ``L^{(i)}``, at i = n)."""
+    return by(hypothesis, at_step=n, **({"i": n} if hypothesis.variables else {}))
 
 
-def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
-    """The composition with the claimed mean ``mean`` and standard ``tau_total`` (tests build mutants)."""
-    # mean: E[L_k] <= kμ
+def composition_proofs(mean: sp.Expr, mu_at, tau_at, mean_hyp: Hypothesis, subgaussian_hyp: Hypothesis,
+                       sum_theorem, sum_hypothesis: str, sum_bound: sp.Expr, **sum_inst):
+    """The chains of the mean, drift and subgaussian parts: step n's pair has mean at most ``mu_at(n)`` and a
+    ``tau_at(n)``-subgaussian centred loss (``mean_hyp``, ``subgaussian_hyp``, read at step n); ``sum_theorem``
+    (``subgaussian_sum`` or its heterogeneous form, hypothesis ``sum_hypothesis``) bounds the martingale part by
+    ``sum_bound``.  The homogeneous and the heterogeneous theorem share them."""
+    def mean_at(n):  # M_n = E[C_n | F_{n-1}], finite because the class hypothesis read at step n bounds it
+        return by(conditional_mean_definition, i=n, c=mu_at(n),
+                  given={condition(conditional_mean_definition): _read(mean_hyp, n)})
+
+    # mean: E[L_k] <= the sum of the steps' means
     ih_mean = Hypothesis("ih", title="induction hypothesis", relation=le(Expect(L_k(k)), mean))
     mean_proof = Chain(Expect(L_k(k))).le(mean, induction(
         k,
         Chain(Expect(L_k(1)))
         .eq(Expect(L_k(0) + C(1)), by(composed_loss_step, i=1))
         .eq(Expect(C(1)), by(composed_loss_start))
-        .le(mu, by(tower_mean_bound, Y_1=C(1), i=1, c=mu,
-                   given={condition(tower_mean_bound): by(cdp_mean, at_step=1)}))
+        .le(mu_at(1), by(tower_mean_bound, Y_1=C(1), i=1, c=mu_at(1),
+                         given={condition(tower_mean_bound): _read(mean_hyp, 1)}))
         .eq(mean.xreplace({k: 1}), algebra()),
         Chain(Expect(L_k(k + 1)))
         .eq(Expect(L_k(k) + C(k + 1)), by(composed_loss_step, i=k + 1))
         .eq(Expect(L_k(k)) + Expect(C(k + 1)), by(expectation_additive, i=k + 1))
-        .le(Expect(L_k(k)) + mu, by(tower_mean_bound, Y_1=C(k + 1), i=k + 1, c=mu, inside=lambda w: Expect(L_k(k)) + w,
-                                    given={condition(tower_mean_bound): by(cdp_mean, at_step=k + 1)}))
-        .le(mean + mu, by(ih_mean, inside=lambda w: w + mu))
+        .le(Expect(L_k(k)) + mu_at(k + 1),
+            by(tower_mean_bound, Y_1=C(k + 1), i=k + 1, c=mu_at(k + 1), inside=lambda w: Expect(L_k(k)) + w,
+               given={condition(tower_mean_bound): _read(mean_hyp, k + 1)}))
+        .le(mean + mu_at(k + 1), by(ih_mean, inside=lambda w: w + mu_at(k + 1)))
         .eq(mean.xreplace({k: k + 1}), algebra())))
 
-    # drift: Pr[D_k > kμ] = 0
-    drift_event = lambda n: Prob(sp.StrictGreaterThan(D(n), mean.xreplace({k: n})))
+    # drift: Pr[D_k > the sum of the means] = 0
+    drift_event = lambda n: Prob(sp.StrictGreaterThan(D(n), mean.xreplace({k: n})))  # noqa: E731
+    beyond = lambda n: Prob(sp.StrictGreaterThan(M(n), mu_at(n)))  # noqa: E731
     ih_drift = Hypothesis("ih", title="induction hypothesis", relation=le(drift_event(k), 0))
     drift_proof = Chain(drift_event(k)).le(0, induction(
         k,
         Chain(drift_event(1))
         .eq(Prob(sp.StrictGreaterThan(D(0) + M(1), mean.xreplace({k: 1}))), by(compensator_step, i=1))
-        .eq(Prob(sp.StrictGreaterThan(M(1), mu)), by(compensator_start))
-        .eq(Prob(sp.StrictGreaterThan(CondExpect(C(1), 1), mu)), _mean_at(1))
-        .le(0, by(cdp_mean, at_step=1)),
+        .eq(beyond(1), by(compensator_start))
+        .eq(Prob(sp.StrictGreaterThan(CondExpect(C(1), 1), mu_at(1))), mean_at(1))
+        .le(0, _read(mean_hyp, 1)),
         Chain(drift_event(k + 1))
         .eq(Prob(sp.StrictGreaterThan(D(k) + M(k + 1), mean.xreplace({k: k + 1}))), by(compensator_step, i=k + 1))
-        .eq(Prob(sp.StrictGreaterThan(D(k) + M(k + 1), mean + mu)), algebra())
-        .le(drift_event(k) + Prob(sp.StrictGreaterThan(M(k + 1), mu)),
-            by(union_bound, Y_1=D(k), Y_2=M(k + 1), a=mean, b=mu))
-        .le(Prob(sp.StrictGreaterThan(M(k + 1), mu)),
-            by(ih_drift, inside=lambda w: w + Prob(sp.StrictGreaterThan(M(k + 1), mu))))
-        .eq(Prob(sp.StrictGreaterThan(CondExpect(C(k + 1), k + 1), mu)), _mean_at(k + 1))
-        .le(0, by(cdp_mean, at_step=k + 1))))
+        .eq(Prob(sp.StrictGreaterThan(D(k) + M(k + 1), mean + mu_at(k + 1))), algebra())
+        .le(drift_event(k) + beyond(k + 1), by(union_bound, Y_1=D(k), Y_2=M(k + 1), a=mean, b=mu_at(k + 1)))
+        .le(beyond(k + 1), by(ih_drift, inside=lambda w: w + beyond(k + 1)))
+        .eq(Prob(sp.StrictGreaterThan(CondExpect(C(k + 1), k + 1), mu_at(k + 1))), mean_at(k + 1))
+        .le(0, _read(mean_hyp, k + 1))))
 
-    # subgaussian: the martingale part S_k, by subgaussian_sum
-    step_bound = sp.exp(lam ** 2 * tau ** 2 / 2)
+    # subgaussian: the martingale part S_k, by the sum theorem
+    step_bound = sp.exp(lam ** 2 * tau_at(i) ** 2 / 2)
     centred = lambda m: Prob(sp.StrictGreaterThan(CondExpect(sp.exp(lam * (C(i) - m)), i), step_bound))  # noqa: E731
     at_the_step = (  # the class hypothesis at the pair of step i, given every prefix
         Chain(centred(M(i)))
-        .eq(centred(CondExpect(C(i), i)), _mean_at(i))
-        .le(0, by(cdp_subgaussian, at_step=i))
+        .eq(centred(CondExpect(C(i), i)), mean_at(i))
+        .le(0, _read(subgaussian_hyp, i))
     )
     conditional = (
         Chain(CondMGF(X(i), lam, i), variables={i: naturals()})
@@ -272,15 +279,14 @@ def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
                            given={condition(conditional_mgf_bound): at_the_step}))
     )
     mgf = Expect(sp.exp(lam * S(k)))
-    sub_proof = (
-        Chain(mgf)
-        .le(sp.exp(k * lam ** 2 * tau ** 2 / 2),
-            by(subgaussian_sum, k=k, tau=tau, lam=lam, given={"conditionally_subgaussian": conditional}))
-        .eq(sp.exp(lam ** 2 * tau_total ** 2 / 2), algebra())
-    )
+    sub_proof = Chain(mgf).le(sum_bound, by(sum_theorem, k=k, lam=lam, given={sum_hypothesis: conditional},
+                                            **sum_inst))
+    return mean_proof, drift_proof, sub_proof
 
-    # decomposition: L_k - D_k - S_k = 0 (every rewrite below runs forwards, from a definition's left side)
-    gap = lambda n: L_k(n) - D(n) - S(n)
+
+def decomposition_proof() -> Chain:
+    """L_k - D_k - S_k = 0 by induction (every rewrite runs forwards, from a definition's left side)."""
+    gap = lambda n: L_k(n) - D(n) - S(n)  # noqa: E731
     ih_dec = Hypothesis("ih", title="induction hypothesis", relation=eq(gap(k), 0))
     dec_proof = Chain(gap(k)).eq(0, induction(
         k,
@@ -298,7 +304,20 @@ def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
         .eq(L_k(k) + C(k + 1) - D(k) - M(k + 1) - S(k) - X(k + 1), by(partial_sums_step, i=k + 1))
         .eq(gap(k), by(compensated_losses, i=k + 1))
         .eq(0, by(ih_dec))))
+    return dec_proof
 
+
+GAP = L_k(k) - D(k) - S(k)
+
+
+def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
+    """The composition with the claimed mean ``mean`` and standard ``tau_total`` (tests build mutants)."""
+    mean_proof, drift_proof, sub_proof = composition_proofs(
+        mean, lambda n: mu, lambda n: tau, cdp_mean, cdp_subgaussian, subgaussian_sum, "conditionally_subgaussian",
+        sp.exp(k * lam ** 2 * tau ** 2 / 2), tau=tau)
+    sub_proof = sub_proof.eq(sp.exp(lam ** 2 * tau_total ** 2 / 2), algebra())
+    mgf = Expect(sp.exp(lam * S(k)))
+    drift_event = Prob(sp.StrictGreaterThan(D(k), mean))
     return Theorem(
         name="cdp_composition",
         reference="R-B10",
@@ -310,10 +329,10 @@ def make(mean: sp.Expr = MEAN, tau_total: sp.Expr = TAU) -> Theorem:
                    lam: real(sample_lo=-3, sample_hi=3)},
         hypotheses=(cdp_mean, cdp_subgaussian, compensated_losses),
         parts=(Part("mean", le(Expect(L_k(k)), mean), proof=mean_proof, ground_truth=_truth("mean")),
-               Part("drift", le(drift_event(k), 0), proof=drift_proof, ground_truth=_truth("drift", mean)),
+               Part("drift", le(drift_event, 0), proof=drift_proof, ground_truth=_truth("drift", mean)),
                Part("subgaussian", le(mgf, sp.exp(lam ** 2 * tau_total ** 2 / 2)), proof=sub_proof,
                     ground_truth=_truth("subgaussian")),
-               Part("decomposition", eq(gap(k), 0), proof=dec_proof)),
+               Part("decomposition", eq(GAP, 0), proof=decomposition_proof())),
         numeric_points=({"k": "1", "mu": "0.5", "tau": "1", "lam": "0.8"},
                         {"k": "2", "mu": "2", "tau": "2", "lam": "0.3"},
                         {"k": "10", "mu": "0.02", "tau": "1.5", "lam": "-2"},

@@ -51,7 +51,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from cdpsym.expr import L, a, b, eps, i, k, naturals, nonnegative, positive, real, s
+from cdpsym.expr import L, a, b, eps, i, k, naturals, positive, real, s
 from cdpsym.expr.operators import P, Prob, Q
 from cdpsym.proof import Axiom, Chain, Part, Theorem, by, eq, induction, le
 from theorems.foundations_composition import (C, L_k, Y1, Y2, composed_loss_start, composed_loss_step, condition,
@@ -76,7 +76,7 @@ almost_sure_bound_sum = Axiom(
     citation=("the intersection of two events of probability 1 has probability 1 (Boole's inequality on the "
               "complements; e.g. Feller, Vol. I, §IV.1), and on it |Y_1 + Y_2| <= |Y_1| + |Y_2| <= a + b <= s"),
     relation=eq(Prob(in_range(-s, Y1 + Y2, s)), 1),
-    variables={Y1: real(), Y2: real(), a: nonnegative(), b: nonnegative(), s: real()},
+    variables={Y1: real(), Y2: real(), a: real(), b: real(), s: real()},  # a < 0: |Y_1| <= a is empty, vacuous
     conditions=(eq(Prob(in_range(-a, Y1, a)), 1), eq(Prob(in_range(-b, Y2, b)), 1), le(a + b, s)),
 )
 

@@ -12,9 +12,8 @@ a function); the hypothesis is DR16's "for every prefix, :math:`X_i` given
 the prefix is :math:`\tau_i`-subgaussian", written with the largest
 conditional MGF over prefixes (``CondMGF``, :mod:`theorems.foundations_composition`).
 This module proves the **homogeneous** case :math:`\tau_i=\tau`
-(:math:`\sqrt{\sum_i\tau_i^2}=\sqrt k\,\tau`); the heterogeneous statement
-:math:`\tau=\sqrt{\sum_i\tau_i^2}` has the same proof with
-:math:`e^{\lambda^2\tau_{k+1}^2/2}` in the inductive step.  The variable
+(:math:`\sqrt{\sum_i\tau_i^2}=\sqrt k\,\tau`); ``subgaussian_sum_heterogeneous`` proves
+:math:`\tau=\sqrt{\sum_i\tau_i^2}` with the same chain (``sum_induction``).  The variable
 :math:`\lambda` is fixed throughout (the hypothesis is used at the same
 :math:`\lambda` only), so the theorem holds for each real :math:`\lambda`
 separately — a stronger statement than the one with "for all λ" on both sides.
@@ -44,7 +43,7 @@ from theorems.foundations_convexity import expectation_affine
 from theorems.foundations_composition import (CondMGF, S, X, normal_expectation, partial_sums_start,
                                               partial_sums_step, tower_mgf_partial_sums)
 
-__all__ = ["theorem", "make", "mutants", "conditionally_subgaussian", "BOUND"]
+__all__ = ["theorem", "make", "mutants", "conditionally_subgaussian", "BOUND", "sum_induction"]
 
 BOUND = sp.exp(k * lam ** 2 * tau ** 2 / 2)
 
@@ -96,32 +95,39 @@ def _ground_truth(v, dps):
             ("k independent N(0, tau^2), quadrature", _gaussian_iid(k_, lam_, tau_))]
 
 
-def make(bound: sp.Expr = BOUND) -> Theorem:
-    """The statement with the claimed MGF ``bound`` (tests build mutants with a wrong one)."""
-    one_step = sp.exp(lam ** 2 * tau ** 2 / 2)
+def sum_induction(one_step, bound: sp.Expr, hypothesis: Hypothesis) -> Chain:
+    """``E[e^{λS_k}] <= bound`` by induction on k with the tower rule, from ``hypothesis``: the conditional MGF
+    of X_n is at most ``one_step(n)`` (the homogeneous and the heterogeneous statement share it)."""
+    def mgf(n):
+        return Expect(sp.exp(lam * S(n)))
+
     base = (
-        Chain(Expect(sp.exp(lam * S(1))))
+        Chain(mgf(1))
         .eq(Expect(sp.exp(lam * (S(0) + X(1)))), by(partial_sums_step, i=1))
         .eq(Expect(sp.exp(lam * S(0)) * sp.exp(lam * X(1))), algebra())
-        .le(CondMGF(X(1), lam, 1) * Expect(sp.exp(lam * S(0))), by(tower_mgf_partial_sums, i=1, lam=lam))
-        .le(one_step * Expect(sp.exp(lam * S(0))),
-            by(conditionally_subgaussian, i=1, inside=lambda w: w * Expect(sp.exp(lam * S(0)))))
-        .eq(one_step * Expect(sp.S.One), by(partial_sums_start))
-        .eq(one_step, by(expectation_affine, a=0, b=1))
+        .le(CondMGF(X(1), lam, 1) * mgf(0), by(tower_mgf_partial_sums, i=1, lam=lam))
+        .le(one_step(1) * mgf(0), by(hypothesis, i=1, inside=lambda w: w * mgf(0)))
+        .eq(one_step(1) * Expect(sp.S.One), by(partial_sums_start))
+        .eq(one_step(1), by(expectation_affine, a=0, b=1))
+        .eq(bound.xreplace({k: 1}), algebra())
     )
-    ih = Hypothesis("ih", title="induction hypothesis", relation=le(Expect(sp.exp(lam * S(k))), bound))
+    ih = Hypothesis("ih", title="induction hypothesis", relation=le(mgf(k), bound))
     step = (
-        Chain(Expect(sp.exp(lam * S(k + 1))))
+        Chain(mgf(k + 1))
         .eq(Expect(sp.exp(lam * (S(k) + X(k + 1)))), by(partial_sums_step, i=k + 1))
         .eq(Expect(sp.exp(lam * S(k)) * sp.exp(lam * X(k + 1))), algebra())
-        .le(CondMGF(X(k + 1), lam, k + 1) * Expect(sp.exp(lam * S(k))), by(tower_mgf_partial_sums, i=k + 1, lam=lam))
-        .le(one_step * Expect(sp.exp(lam * S(k))),
-            by(conditionally_subgaussian, i=k + 1, inside=lambda w: w * Expect(sp.exp(lam * S(k)))))
-        .le(one_step * bound, by(ih, inside=lambda w: one_step * w))
+        .le(CondMGF(X(k + 1), lam, k + 1) * mgf(k), by(tower_mgf_partial_sums, i=k + 1, lam=lam))
+        .le(one_step(k + 1) * mgf(k), by(hypothesis, i=k + 1, inside=lambda w: w * mgf(k)))
+        .le(one_step(k + 1) * bound, by(ih, inside=lambda w: one_step(k + 1) * w))
         .eq(bound.xreplace({k: k + 1}), algebra())
     )
+    return Chain(mgf(k)).le(bound, induction(k, base, step))
+
+
+def make(bound: sp.Expr = BOUND) -> Theorem:
+    """The statement with the claimed MGF ``bound`` (tests build mutants with a wrong one)."""
     start = Expect(sp.exp(lam * S(k)))
-    proof = Chain(start).le(bound, induction(k, base, step))
+    proof = sum_induction(lambda n: sp.exp(lam ** 2 * tau ** 2 / 2), bound, conditionally_subgaussian)
     return Theorem(
         name="subgaussian_sum",
         reference="R-B5",

@@ -91,25 +91,29 @@ def _witnesses(v, dps):
             ("k-fold randomized response, eps = sqrt(2 rho), enumeration", rr)]
 
 
-def mgf_induction(lam_: sp.Expr, step_bound: sp.Expr, bound: sp.Expr, per_pair: Hypothesis):
+def mgf_induction(lam_: sp.Expr, step_bound, bound: sp.Expr, per_pair: Hypothesis):
     """``E[e^{lam L_k}] <= bound`` by induction on k with the tower rule, from the hypothesis ``per_pair``,
     ``E[e^{lam L}] <= step_bound`` for every pair of the class, read at each step by the class-member rule:
-    the proof zCDP and RDP composition share (``bound`` at ``k = 1`` must equal ``step_bound``, and
-    ``step_bound * bound(k) = bound(k + 1)``)."""
+    the proof zCDP and RDP composition share (``bound`` at ``k = 1`` must equal the first step's bound, and
+    ``step_bound(k + 1) * bound(k) = bound(k + 1)``).  Heterogeneous: ``step_bound`` a function of the step n and
+    ``per_pair`` a hypothesis on the pair of class ``i`` (``L^{(i)}``), read at step n with ``i = n``."""
     mgf = lambda n: Expect(sp.exp(lam_ * L_k(n)))  # noqa: E731
+    at = step_bound if callable(step_bound) else (lambda n: step_bound)  # noqa: E731
+    indexed = {"i": None} if callable(step_bound) else {}
 
-    def step(n):  # ess sup E[e^{λC_n} | F_{n-1}] <= step_bound: the hypothesis at the pair of step n
-        return by(conditional_mgf_bound, Y_1=C(n), lam=lam_, i=n, c=step_bound, inside=lambda w: w * mgf(n - 1),
-                  given={condition(conditional_mgf_bound): by(per_pair, at_step=n)})
+    def step(n):  # ess sup E[e^{λC_n} | F_{n-1}] <= step_bound(n): the hypothesis at the pair of step n
+        per_step = by(per_pair, at_step=n, **{name: n for name in indexed})
+        return by(conditional_mgf_bound, Y_1=C(n), lam=lam_, i=n, c=at(n), inside=lambda w: w * mgf(n - 1),
+                  given={condition(conditional_mgf_bound): per_step})
 
     base = (
         Chain(mgf(1))
         .eq(Expect(sp.exp(lam_ * (L_k(0) + C(1)))), by(composed_loss_step, i=1))
         .eq(Expect(sp.exp(lam_ * L_k(0)) * sp.exp(lam_ * C(1))), algebra())
         .le(CondMGF(C(1), lam_, 1) * mgf(0), by(tower_mgf_composed, i=1, lam=lam_))
-        .le(step_bound * mgf(0), step(1))
-        .eq(step_bound * Expect(sp.S.One), by(composed_loss_start))
-        .eq(step_bound, by(expectation_affine, a=0, b=1))
+        .le(at(1) * mgf(0), step(1))
+        .eq(at(1) * Expect(sp.S.One), by(composed_loss_start))
+        .eq(at(1), by(expectation_affine, a=0, b=1))
         .eq(bound.xreplace({k: 1}), algebra())
     )
     ih = Hypothesis("ih", title="induction hypothesis", relation=le(mgf(k), bound))
@@ -118,8 +122,8 @@ def mgf_induction(lam_: sp.Expr, step_bound: sp.Expr, bound: sp.Expr, per_pair: 
         .eq(Expect(sp.exp(lam_ * (L_k(k) + C(k + 1)))), by(composed_loss_step, i=k + 1))
         .eq(Expect(sp.exp(lam_ * L_k(k)) * sp.exp(lam_ * C(k + 1))), algebra())
         .le(CondMGF(C(k + 1), lam_, k + 1) * mgf(k), by(tower_mgf_composed, i=k + 1, lam=lam_))
-        .le(step_bound * mgf(k), step(k + 1))
-        .le(step_bound * bound, by(ih, inside=lambda w: step_bound * w))
+        .le(at(k + 1) * mgf(k), step(k + 1))
+        .le(at(k + 1) * bound, by(ih, inside=lambda w: at(k + 1) * w))
         .eq(bound.xreplace({k: k + 1}), algebra())
     )
     return Chain(mgf(k)).le(bound, induction(k, base, step_k))

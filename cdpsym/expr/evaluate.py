@@ -17,6 +17,7 @@ from typing import Any, Mapping
 
 import mpmath
 import sympy as sp
+from sympy.core.function import AppliedUndef
 
 __all__ = ["MPContext", "ArbContext", "evaluate", "NotEvaluable"]
 
@@ -247,6 +248,12 @@ def evaluate(expr: sp.Expr, values: Mapping[sp.Basic, Any], ctx: Any) -> Any:
         fname = _FUNCS.get(type(e))
         if fname is not None:
             return getattr(ctx, fname)(ev(e.args[0]))
+        # -- a term of a sequence given by its values (rho(1), rho(2), ... in ``values``) ---------------------------
+        if isinstance(e, AppliedUndef) and len(e.args) == 1:
+            key = e.func(sp.Integer(_exact_int(ev(e.args[0]))))
+            if key in values:
+                return values[key]
+            raise NotEvaluable(f"no value for {key}")
         # -- finite sums and products at integer limits (the R-F7/R-F8 statements) -------------------------------
         if isinstance(e, (sp.Sum, sp.Product)) and len(e.limits) == 1:
             var, lo, hi = e.limits[0]

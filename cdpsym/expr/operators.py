@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 __all__ = ["Opaque", "Expect", "Prob", "Renyi", "KL", "HockeyStick", "Normal", "PrivacyLoss", "Indicator",
-           "CondExpect", "StepLoss", "ExpectAt", "LinkLoss", "Output", "normal_density", "P", "Q", "OPAQUE"]
+           "CondExpect", "StepLoss", "ClassLoss", "ExpectAt", "LinkLoss", "Output", "normal_density", "P", "Q", "OPAQUE"]
 
 
 class Opaque(sp.Function):
@@ -194,6 +194,13 @@ class ExpectAt(Opaque):
         return True if self.args[0].is_real else None
 
 
+#: ``ClassLoss(i)``, printed L^{(i)}: the privacy loss of an arbitrary pair of *class i* -- the class a scope's
+#: hypotheses on ``L^{(i)}`` describe (heterogeneous composition: the pair of step i is a pair of class i).
+#: Random (undefined); the class-member rule reads it as C_i at step i, and only there.
+ClassLoss = sp.Function("Lc", real=True,
+                        _latex=lambda self, printer, exp=None: (r"L^{(%s)}" % printer._print(self.args[0])
+                                                                + (f"^{{{exp}}}" if exp else "")))
+
 #: ``LinkLoss(j)``, printed ℓ_j: the privacy loss log m_{j-1}(Y)/m_j(Y) of the link (x_{j-1}, x_j) of a chain of
 #: inputs whose consecutive pairs are pairs of the class (group privacy), at an output Y.  Random (undefined).
 LinkLoss = sp.Function("ell", real=True,
@@ -226,6 +233,8 @@ describe(Renyi, r"$D_{\alpha}(P\|Q) = \frac{1}{\alpha - 1}\log \mathbb{E}_{Q}\bi
 describe(CondExpect, r"$\mathcal{F}_{i}$ is the history (the \emph{prefix}: the adversary's coins and the "
                      r"outputs) of the first $i$ steps of a composition, and $\mathbb{E}[\,\cdot \mid \mathcal{F}_{i}]$ the conditional expectation "
                      r"given it", 84)
+describe(ClassLoss, r"$L^{(i)}$ is the privacy loss of a pair of the class allowed at step $i$ of a composition "
+                    r"(any pair the adversary may choose there)", 15)
 describe(ExpectAt, r"$\mathcal{M}(x_j)$ is the output distribution on the $j$-th input of the chain, "
                    r"$\ell_j$ the privacy loss of the link $(\mathcal{M}(x_{j-1}), \mathcal{M}(x_j))$, and "
                    r"$\mathbb{E}_{\mathcal{M}(x_j)}$ the expectation with the output drawn from $\mathcal{M}(x_j)$", 21)

@@ -15,6 +15,7 @@ __all__ = [
     "sensitivity", "alpha", "k", "i", "mu", "nu", "tau", "omega", "lam", "t", "s",
     "a", "b", "r", "p", "q", "u", "x", "y", "z", "L", "X", "Y", "m",
     "LATEX_NAMES", "symbol_by_name", "declare_random", "is_random_symbol", "NOTATION", "describe",
+    "sequence", "is_sequence",
 ]
 
 eps = sp.Symbol("eps", positive=True)
@@ -84,6 +85,25 @@ def declare_random(*symbols: sp.Symbol) -> None:
     """Mark symbols as random variables: a fact's variable that is *not* random stands for a number, and the
     kernel refuses to instantiate it with a random quantity (``b := exp(Z)`` in E[aX + b] = aE[X] + b)."""
     _RANDOM.update(symbols)
+
+
+_SEQUENCES: set = set()
+
+
+def sequence(name: str, tex: str) -> sp.FunctionClass:
+    """A sequence of real **numbers** ``name(i)``, printed ``tex_i`` (the per-step parameters ε_i, ρ_i, τ_i of a
+    heterogeneous statement).  An undefined function is a random sequence to the kernel (``C(i)``); one made here
+    is deterministic: its terms are numbers, which a proof must treat as arbitrary reals."""
+    f = sp.Function(name, real=True,
+                    _latex=lambda self, printer, exp=None: (r"%s_{%s}" % (tex, printer._print(self.args[0]))
+                                                            + (f"^{{{exp}}}" if exp else "")))
+    _SEQUENCES.add(f)
+    return f
+
+
+def is_sequence(func: object) -> bool:
+    """Was ``func`` made by :func:`sequence` (a deterministic sequence of real numbers)?"""
+    return func in _SEQUENCES
 
 
 def is_random_symbol(s: sp.Basic) -> bool:

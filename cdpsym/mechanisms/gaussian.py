@@ -200,3 +200,7 @@ class Gaussian(LatexMixin):
         width = 60 * self.sigma
         return DensityPair(p, q, kinks=(), search=(-width, self.sensitivity + width),
                            description=f"N(0, sigma^2) || N(Delta, sigma^2) of {self!r}")
+
+
+symbols.describe(Gaussian, r"$\mathcal{M}_{\mathrm{Gauss}}(\Delta, \sigma)$ is the Gaussian mechanism "
+                           r"$x \mapsto f(x) + \mathcal{N}(0, \sigma^2)$ for a query $f$ of sensitivity $\Delta$", 5)

@@ -150,3 +150,7 @@ class Laplace(LatexMixin):
         return DensityPair(p, q, kinks=(sp.Integer(0), self.sensitivity),
                            search=(-width, self.sensitivity + width),
                            description=f"Lap(0, b) || Lap(Delta, b) of {self!r}")
+
+
+symbols.describe(Laplace, r"$\mathcal{M}_{\mathrm{Lap}}(\Delta, b)$ is the Laplace mechanism "
+                          r"$x \mapsto f(x) + \mathrm{Lap}(b)$ for a query $f$ of sensitivity $\Delta$", 6)

@@ -147,3 +147,8 @@ class RandomizedResponse(LatexMixin):
             e0 = to_mpf(self.eps, "eps")
             p, q = 1 / (1 + mp.exp(-e0)), 1 / (1 + mp.exp(e0))
         return {1: p, 0: q}, {1: q, 0: p}
+
+
+symbols.describe(RandomizedResponse, r"$\mathcal{M}_{\mathrm{RR}}(\varepsilon)$ is randomized response on one bit: "
+                                     r"the true bit with probability $e^{\varepsilon}/(1 + e^{\varepsilon})$, else "
+                                     r"its negation", 7)

@@ -30,7 +30,7 @@ from cdpsym.errors import ProofError
 from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import MPContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
-from cdpsym.expr.symbols import is_random_symbol
+from cdpsym.expr.symbols import is_random_symbol, is_sequence
 
 __all__ = ["Context", "canon", "equivalent", "extended_agree", "finite_value", "prove_sign", "Decision", "opaque_terms", "check_declaration",
            "domain_key"]
@@ -192,6 +192,9 @@ def deterministic(value: sp.Expr) -> bool:
         if isinstance(n, (ops.Indicator, ops.PrivacyLoss, ops.CondExpect)):
             return False
         if isinstance(n, ops.Opaque):
+            continue
+        if isinstance(n, AppliedUndef) and is_sequence(n.func):
+            stack.extend(n.args)  # a term of a sequence of numbers: a number when its index is
             continue
         if isinstance(n, AppliedUndef) or (n.is_Symbol and is_random_symbol(n)):
             return False
@@ -365,6 +368,33 @@ def _canonical_bound(height: int, assumptions: dict) -> BoundVar:
     return BoundVar("_b", dummy_index=height, **assumptions)
 
 
+_PEEL = 8  # a sum or product whose upper limit is m + c (c <= _PEEL) is split into its last c terms
+
+
+def _peel(cls, f, var, lo, hi) -> sp.Basic | None:
+    """A finite sum or product by its last terms: ``sum_{i=lo}^{m+c} f = sum_{i=lo}^{m} f + f(m+1) + ... + f(m+c)``
+    (and all of it when both limits are integers); a sum from an integer ``lo`` other than 1 is first reindexed
+    from 1 (``sum_{i=lo}^{hi} f(i) = sum_{i=1}^{hi-lo+1} f(i+lo-1)``).  An identity for every integer ``m`` under sympy's convention
+    for sums with reversed limits (Karr's), so it needs only the limits to be integers; at ``lo`` and ``hi``
+    integers with ``hi >= lo - 1`` the sum is written out (the empty sum is 0, the empty product 1)."""
+    if not (lo.is_integer and hi.is_integer):
+        return None
+    if any(isinstance(n, _BINDERS) and var in n.variables for n in sp.preorder_traversal(f)):
+        return None  # an inner binder of the same name: substituting for var would reach under it
+    op = sp.Add if cls is sp.Sum else sp.Mul
+    if lo.is_Integer and lo != 1 and not hi.is_Integer:  # reindex from 1: sum_{i=lo}^{hi} f(i) = sum_{i=1}^{hi-lo+1} f(i+lo-1)
+        return cls(f.xreplace({var: var + lo - 1}), (var, sp.S.One, hi - lo + 1))
+    if lo.is_Integer and hi.is_Integer:
+        if not (lo - 1 <= hi <= lo + _PEEL - 1):
+            return None
+        return op(*[f.xreplace({var: sp.Integer(j)}) for j in range(int(lo), int(hi) + 1)])
+    c = next((x for x in sp.Add.make_args(hi) if x.is_Integer), sp.S.Zero)
+    if not (0 < c <= _PEEL):
+        return None
+    m = hi - c
+    return op(cls(f, (var, lo, m)), *[f.xreplace({var: m + j}) for j in range(1, int(c) + 1)])
+
+
 def _canon_binder(expr: sp.Basic) -> sp.Basic:
     cls, f, limits = type(expr), expr.function, expr.limits
     if len(limits) > 1:  # nested form: the first limit is innermost
@@ -373,6 +403,10 @@ def _canon_binder(expr: sp.Basic) -> sp.Basic:
     if len(bounds) != 2:
         raise ProofError(f"a {cls.__name__} needs both limits: {expr}")
     lo, hi = canon(bounds[0]), canon(bounds[1])
+    if cls is not sp.Integral:
+        peeled = _peel(cls, f, var, lo, hi)
+        if peeled is not None:
+            return canon(peeled)
     # what the binder says of its variable (real; integer for a sum or product), never the user symbol's
     # own assumptions, which the limits may contradict (k positive in a sum from -5 to -1)
     kind = {"integer": True} if cls is not sp.Integral else {"real": True}
@@ -407,7 +441,7 @@ def _canon_arg(a: sp.Basic) -> sp.Basic:
     if isinstance(a, (sp.And, sp.Or)):
         return type(a)(*[_canon_arg(x) for x in a.args], evaluate=False)
     if isinstance(a, sp.Expr):
-        if a.has(*OPAQUE) or a.has(sp.Integral):
+        if a.has(*OPAQUE) or a.has(sp.Integral, sp.Sum, sp.Product):
             a = canon(a)  # inner operators first, then the same expansion around them
         a = sp.powsimp(a, combine="exp")
         return sp.expand(a, power_exp=False, log=False)
@@ -484,7 +518,7 @@ def _infinite_cases(exprs, ctx: "Context | None", exclude: Mapping | None = None
         found |= opaque_terms(e)
     # sympy's finiteness of a sum or integral is not trusted (it calls sum_{j=0}^{1} log j finite)
     terms = sorted({t for t in found if (isinstance(t, _BINDERS) or t.is_finite is not True)
-                    and not _finite_mean(t, bounded)}, key=sp.default_sort_key)
+                    and not _finite_mean(t, bounded) and not _finite_sum(t)}, key=sp.default_sort_key)
     excluded = {t: set(v) for t, v in (exclude or {}).items()}
     for f in (ctx.facts if ctx is not None else ()):
         if f.variables or f.conditions:
@@ -509,7 +543,7 @@ def _infinite_cases(exprs, ctx: "Context | None", exclude: Mapping | None = None
 
 def _maybe_infinite(e: sp.Expr, bounded: set) -> bool:
     return any((isinstance(t, _BINDERS) or t.is_finite is not True) and not _finite_mean(t, bounded)
-               for t in opaque_terms(e))
+               and not _finite_sum(t) for t in opaque_terms(e))
 
 
 def _resolve(v: sp.Expr, ctx: "Context | None") -> sp.Expr:
@@ -633,6 +667,35 @@ def _bounded_variables(ctx: "Context") -> set:
 
 
 _CONTINUOUS = (sp.exp, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.atan, sp.erf, sp.erfc, sp.Abs)
+
+
+def _finite_sum(t: sp.Basic) -> bool:
+    """A sum or product of finitely many finite terms: integer limits that are not infinite, and a summand built
+    from numbers, real symbols, terms of sequences of numbers and the bound variable by +, *, non-negative integer
+    powers and continuous functions (no division, no opaque term)."""
+    if not isinstance(t, (sp.Sum, sp.Product)) or len(t.limits) != 1:
+        return False
+    var, lo, hi = t.limits[0]
+    for end in (lo, hi):
+        if end.has(sp.oo, -sp.oo, sp.zoo, sp.nan) or end.is_integer is not True or opaque_terms(end):
+            return False
+    for node in sp.preorder_traversal(t.function):
+        if node.is_Atom:
+            if node.is_Symbol and node != var and (node.is_real is not True or is_random_symbol(node)):
+                return False
+            if node.is_Number and not node.is_finite:
+                return False
+            continue
+        if isinstance(node, AppliedUndef):
+            if not is_sequence(node.func):
+                return False
+            continue
+        if node.is_Add or node.is_Mul or isinstance(node, _CONTINUOUS):
+            continue
+        if node.is_Pow and node.exp.is_integer and node.exp.is_nonnegative:
+            continue
+        return False
+    return True
 
 
 def _finite_mean(t: sp.Basic, bounded: set) -> bool:

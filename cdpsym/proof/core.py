@@ -38,7 +38,7 @@ from cdpsym.errors import ProofError
 from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
-from cdpsym.expr.symbols import L as _L, is_random_symbol
+from cdpsym.expr.symbols import L as _L, is_random_symbol, is_sequence
 from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, canon, deterministic, domain_key, equivalent,
                                   extended_agree,
                                   finite_value, opaque_terms, prove_sign)
@@ -1132,8 +1132,8 @@ def _class_scope(ctx: Context) -> Context:
 
 
 def _names_pair(e: sp.Basic) -> bool:
-    """Does ``e`` name the canonical pair (its loss, its distributions)?"""
-    return bool(as_expr(e).has(_L, _ops.P, _ops.Q))
+    """Does ``e`` name the canonical pair (its loss, its distributions) or a pair of a class ``L^{(i)}``?"""
+    return bool(as_expr(e).has(_L, _ops.P, _ops.Q, _ops.ClassLoss))
 
 
 #: what a fact about the class of pairs may contain to be read at a member: numbers, the pair's loss L, and
@@ -1173,6 +1173,7 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
     a, b = (rel.rhs, rel.lhs) if why.flip else (rel.lhs, rel.rhs)
     pair = {_L} | ({_ops.P, _ops.Q} if mode == "link" else set())
     bound: set = set()
+    classes: set = set()  # the losses L^{(i)} of a pair of the class of step i (heterogeneous classes)
     for side in (a, b):
         for node in sp.preorder_traversal(side):
             if isinstance(node, (sp.Integral, sp.Sum, sp.Product)):
@@ -1182,11 +1183,21 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
                     return _fail(f"{name}: {node} is not a statement about the pair (only numbers, L, E[...], "
                                  f"Pr[...], indicators{' and divergences' if mode == 'link' else ''} can be read at "
                                  f"a member of the class)")
+            elif isinstance(node, AppliedUndef) and is_sequence(node.func):
+                continue  # a term of a sequence of numbers (rho_i): a number at every member
+            elif type(node) is _ops.ClassLoss and mode == "step":
+                if sp.expand(node.args[0] - i) != 0:
+                    return _fail(f"{name}: {node} is the loss of a pair of class {node.args[0]}, not of the class of "
+                                 f"step {i}")
+                classes.add(node)
             elif isinstance(node, AppliedUndef):
                 return _fail(f"{name}: {node} is not the pair's (a random sequence has no meaning at the member)")
             elif isinstance(node, sp.Symbol) and is_random_symbol(node) and node not in pair:
                 return _fail(f"{name}: {node} is a random quantity other than the pair's (its joint law with the "
                              f"member's loss is not the pair's)")
+    if classes and any(side.has(_L) for side in (a, b)):
+        return _fail(f"{name}: {why.fact.name} speaks of two pairs (L of the class and {sorted(map(str, classes))} of "
+                     f"the class of step {i}): their joint law is not a member's")
     if bound & i.free_symbols:
         return _fail(f"{name}: the {mode} {i} names a variable bound in {why.fact.name}")
     if bound & ({_L} | pair):
@@ -1199,7 +1210,7 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
         dists = {_ops.P: _ops.Output(i - 1), _ops.Q: _ops.Output(i)}
 
     def t(e: sp.Basic) -> sp.Basic:
-        if e == _L:
+        if e == _L or e in classes:
             return loss
         if e in dists:
             return dists[e]

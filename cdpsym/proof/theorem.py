@@ -59,8 +59,18 @@ class Theorem:
     property_examples: int = 60
     notes: str = ""
     tight: str = ""
+    #: sequences of real numbers the statement names (``cdpsym.expr.symbols.sequence``: ρ_i of a heterogeneous
+    #: composition), each with the domain its terms are *drawn from* by the numeric and property checks; the
+    #: kernel treats their terms as arbitrary reals, so a proof holds for every real sequence
+    sequences: Mapping[Any, Interval] | None = None
 
     def __post_init__(self) -> None:
+        from cdpsym.expr.symbols import is_sequence
+
+        object.__setattr__(self, "sequences", dict(self.sequences or {}))
+        for f in self.sequences:
+            if not is_sequence(f):
+                raise ProofError(f"theorem {self.name}: {f} is not a sequence of numbers (cdpsym.expr.symbols.sequence)")
         if not self.parts:
             raise ProofError(f"theorem {self.name} has no parts")
         names = [p.name for p in self.parts]

@@ -420,6 +420,8 @@ class _Render:
         self.refs = refs
         self.ids = ids
         self._limits: dict[int, str] = {}  # the labels of passages to the limit, by record
+        self._hyps: tuple = ()  # the hypotheses of the theorem being rendered
+        self._ih: list = []  # the induction hypotheses of the induction steps being rendered
 
     # -- references to facts ---------------------------------------------------------------------
     def fact_ref(self, fact) -> str:  # type: ignore[no-untyped-def]
@@ -488,12 +490,9 @@ class _Render:
                 if why.inside is not None and why.fact.relation.op != "=" and _under_expectation(why.inside):
                     lab += r"\text{, under }\mathbb{E}\text{ (monotonicity of expectation)}"
                 implicit = _implicit_conditions(why)
-                if implicit:
-                    subs.append(r"\emph{The %s %s of %s %s in scope} (a hypothesis of the theorem, the induction "
-                                r"hypothesis, or a sign or identity the kernel checks)." % (
-                                    "conditions" if len(implicit) > 1 else "condition",
-                                    ", ".join("$" + c + "$" for c in implicit), _mark(n),
-                                    "hold" if len(implicit) > 1 else "holds"))
+                for printed, need in implicit:
+                    subs.append(r"\emph{The condition $%s$ of %s holds:} it is %s." % (
+                        printed, _mark(n), _why_in_scope(need, self._hyps, self._ih[-1] if self._ih else None)))
                 for hyp, proof in why.given.items():
                     what = r"the hypothesis \texttt{%s}" % _tt(hyp)
                     for c in why.fact.conditions:
@@ -513,8 +512,15 @@ class _Render:
                 base = (self.derivation(why.base, cited, depth + 1) if isinstance(why.base, Chain)
                         else "$" + justification_latex(why.base) + "$.")
                 subs.append(r"\emph{The induction on $%s$. Base case $%s = 1$:}" % (k, k) + "\n" + base)
+                from cdpsym.proof.kernel import Rel
+
+                self._ih.append(Rel(chain.start if i == 0 else chain.steps[i - 1].expr, step.op, step.expr))
+                try:
+                    inner = self.derivation(why.step, cited, depth + 1)
+                finally:
+                    self._ih.pop()
                 subs.append(r"\emph{Induction step from $%s$ to $%s + 1$} (the statement at $%s$ is the induction "
-                            r"hypothesis):" % (k, k, k) + "\n" + self.derivation(why.step, cited, depth + 1))
+                            r"hypothesis):" % (k, k, k) + "\n" + inner)
             elif isinstance(why, LimitAtEnd) and id(why) in self._limits:
                 lab = self._limits[id(why)]
             elif isinstance(why, LimitAtEnd) and why.var in dict(chain.variables):
@@ -552,6 +558,7 @@ class _Render:
         from cdpsym.render.layout import fresh_names
 
         fresh_names()  # an abbreviation u_i keeps one meaning within the theorem
+        self._hyps = tuple(theorem.hypotheses)
         head = r"\begin{theorem}[%s]\label{%s}" % ("{" + text(theorem.title) + "}", label(theorem.name))
         source = _source(theorem.source)
         aside = _reference_aside(theorem.reference) if self.ids else ""
@@ -562,6 +569,9 @@ class _Render:
         if short and width(short) <= TEXT_WIDTH - 8:  # the statement as a privacy guarantee, generated
             out.append(r"In short, " + _display_if_wide(short) + " In detail:")
         quant = ", ".join("$" + _quantifiers({v: d}) + "$" for v, d in theorem.variables.items())
+        for f in getattr(theorem, "sequences", None) or {}:  # a sequence of numbers: any real terms
+            quant += (", " if quant else "") + "$" + tex(f(sp.Integer(1))) + ", " + tex(f(sp.Integer(2))) + \
+                r", \dots$ real numbers"
         hyps = _hypotheses_latex(theorem)
         lead = ("Let " + quant if quant else "")
         then = "Then" if len(theorem.parts) == 1 else "Then the following hold."
@@ -638,10 +648,11 @@ def _as_paragraph(math: str) -> str:
     return joined
 
 
-def _implicit_conditions(why) -> list[str]:  # type: ignore[no-untyped-def]
+def _implicit_conditions(why) -> list[tuple[str, object]]:  # type: ignore[no-untyped-def]
     """The conditions of a cited fact that the step does not prove in ``given`` (the kernel discharged them from
-    what is in scope), instantiated as the step instantiates the fact, as printed relations."""
+    what is in scope), instantiated as the step instantiates the fact: (printed relation, the instance)."""
     from cdpsym.proof.core import subst
+    from cdpsym.proof.kernel import Rel
 
     fact = why.fact
     names = {str(v): v for v in fact.variables}
@@ -654,8 +665,34 @@ def _implicit_conditions(why) -> list[str]:  # type: ignore[no-untyped-def]
             lhs, rhs = subst(c.lhs, mapping), subst(c.rhs, mapping)
         except Exception:  # noqa: BLE001 - shown as stated when the display cannot instantiate it
             lhs, rhs = c.lhs, c.rhs
-        out.append(f"{tex(lhs)} {_OPS[c.op]} {tex(rhs)}")
+        out.append((f"{tex(lhs)} {_OPS[c.op]} {tex(rhs)}", Rel(lhs, c.op, rhs)))
     return out
+
+
+def _same_relation(a, b) -> bool:  # type: ignore[no-untyped-def]
+    """Do two relations say the same (canonical sides, the first at least as strong)?"""
+    from cdpsym.proof.algebra import canon
+    from cdpsym.proof.kernel import implies_op
+
+    try:
+        return implies_op(a.op, b.op) and canon(a.lhs) == canon(b.lhs) and canon(a.rhs) == canon(b.rhs)
+    except Exception:  # noqa: BLE001 - undecided: not named
+        return False
+
+
+def _why_in_scope(need, hypotheses, ih) -> str:  # type: ignore[no-untyped-def]
+    """Which fact in scope a condition is: a hypothesis of the theorem (by name), the induction hypothesis, or a
+    sign or identity the kernel decides (a condition on numbers only)."""
+    from cdpsym.proof.algebra import opaque_terms
+
+    for h in hypotheses:
+        if not h.variables and not h.conditions and _same_relation(h.relation, need):
+            return r"hypothesis \texttt{%s}" % _tt(h.name)
+    if ih is not None and _same_relation(ih, need):
+        return "the induction hypothesis"
+    if not (opaque_terms(need.lhs) or opaque_terms(need.rhs)):
+        return "a sign or identity the kernel checks"
+    return "a fact in scope"
 
 
 _STATUS_WORDS = {
@@ -938,6 +975,11 @@ def _notation(theorems: list["Theorem"]) -> str:
         for h in t.hypotheses:
             expr(h.relation.lhs)
             expr(h.relation.rhs)
+        g = _guarantee(t)  # the "In short" line names the mechanism it speaks of
+        if g is not None:
+            for obj in g[:2]:
+                for m in [obj] + [b for b, _ in getattr(obj, "groups", ())]:
+                    found.add(type(m).__name__)
     if "Prob" in found:
         found.add("Expect")
     if found & {"L", "Expect", "KL", "Renyi", "HockeyStick"}:

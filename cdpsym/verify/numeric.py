@@ -58,6 +58,20 @@ def values_at(point: Mapping[Any, Any], variables) -> dict[sp.Symbol, mpmath.mpf
     return out
 
 
+def sequence_values(point: Mapping[Any, Any], sequences) -> dict:
+    """The terms of the theorem's sequences at a point: ``{"rho": "0.1 0.5 2"}`` (or a list) gives
+    ``{rho(1): 0.1, rho(2): 0.5, rho(3): 2}``."""
+    out = {}
+    for f in sequences:
+        value = point.get(str(f))
+        if value is None:
+            continue
+        terms = value.split() if isinstance(value, str) else list(value)
+        for j, term in enumerate(terms, 1):
+            out[f(sp.Integer(j))] = term if isinstance(term, mpmath.mpf) else mpmath.mpf(str(term))
+    return out
+
+
 def _digits(a, b) -> int:
     if a == b:
         return mpmath.mp.dps
@@ -102,6 +116,7 @@ def numeric_check(theorem, dps: int = 50) -> NumericResult:
                 names = {str(v) for v in part.variables}
                 sub = {k: v for k, v in point.items() if str(k) in names}
                 values = values_at(sub, part.variables)
+                values.update(sequence_values(point, getattr(theorem, "sequences", None) or {}))
                 comps += compare_part(part, values, dps)
     status = "passed" if comps and all(c.ok for c in comps) else ("failed" if comps else "skipped")
     return NumericResult(status, dps, tuple(comps))

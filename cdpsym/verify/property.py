@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Mapping
 
 import mpmath
+import sympy as sp
 
 from cdpsym.verify.numeric import compare_part
 
@@ -70,7 +71,13 @@ def property_check(theorem, examples: int | None = None, derandomize: bool = Tru
                 variables[v] = dom
     dependent = {v: dom for part in parts for v, dom in part.variables.items() if v not in variables}
     names = sorted(variables, key=str)
-    strategy = st.fixed_dictionaries({str(v): variables[v].strategy() for v in names})
+    sequences = dict(getattr(theorem, "sequences", None) or {})
+    # as many terms as the largest integer variable may need (the number of steps k)
+    length = max([int(dom.sampling_range()[1]) for dom in variables.values() if dom.integer] + [16])
+    strategy = st.fixed_dictionaries({
+        **{str(v): variables[v].strategy() for v in names},
+        **{str(f): st.lists(dom.strategy(), min_size=min(length, 64), max_size=min(length, 64))
+           for f, dom in sequences.items()}})
     dep_strategy = st.fixed_dictionaries({str(v): st.floats(min_value=0.01, max_value=0.99) for v in dependent})
     count = {"n": 0}
     failures: list[dict] = []
@@ -92,6 +99,8 @@ def property_check(theorem, examples: int | None = None, derandomize: bool = Tru
             return
         with mpmath.workdps(dps):
             values = {v: mpmath.mpf(point[str(v)].p) / int(point[str(v)].q) for v in names}
+            terms = {f(sp.Integer(j)): mpmath.mpf(x.p) / int(x.q)
+                     for f in sequences for j, x in enumerate(point[str(f)], 1)}
             for v, dom in sorted(dependent.items(), key=lambda kv: str(kv[0])):
                 from cdpsym.expr.evaluate import MPContext, evaluate
 
@@ -99,7 +108,7 @@ def property_check(theorem, examples: int | None = None, derandomize: bool = Tru
                 hi = evaluate(dom.hi, values, MPContext(dps)) if dom.hi.is_finite is not False else lo + 10
                 values[v] = lo + (hi - lo) * mpmath.mpf(frac[str(v)])
             for part in parts:
-                pv = {k: values[k] for k in part.variables if k in values}
+                pv = {**{k: values[k] for k in part.variables if k in values}, **terms}
                 for c in compare_part(part, pv, dps):
                     if not c.ok:
                         count.setdefault("first_failure", count["n"])
