@@ -36,7 +36,11 @@ class Expect(Opaque):
         return True if self.args[0].is_positive else None
 
     def _eval_is_extended_nonnegative(self):
-        return True if self.args[0].is_nonnegative else None
+        from cdpsym.expr.symbols import L
+
+        # E_P[L] = D_KL(P||Q) >= 0 for the canonical pair's privacy loss (Gibbs' inequality; E[max(-L, 0)] <=
+        # E[e^{-L}] <= 1, so the mean exists in [0, +oo]): typed like the divergence itself
+        return True if self.args[0].is_nonnegative or self.args[0] == L else None
 
     def _eval_is_extended_real(self):
         return True if self.args[0].is_real else None
@@ -136,7 +140,20 @@ class PrivacyLoss(Opaque):
         return True
 
 
-class CondExpect(Opaque):
+class _MeanTyping:
+    """The typing of a mean: an extended real, (extended) positive or non-negative with its integrand."""
+
+    def _eval_is_extended_positive(self):
+        return True if self.args[0].is_positive else None
+
+    def _eval_is_extended_nonnegative(self):
+        return True if self.args[0].is_nonnegative else None
+
+    def _eval_is_extended_real(self):
+        return True if self.args[0].is_real else None
+
+
+class CondExpect(_MeanTyping, Opaque):
     r"""``CondExpect(Y, i)`` is :math:`\mathbb E[Y\mid\mathcal F_{i-1}]`: the conditional expectation of ``Y``
     given the *prefix* of step ``i`` of a composition -- the whole history before step ``i``: the adversary's
     coins and the outputs of steps :math:`1,\dots,i-1` (so that, given it, the pair of step ``i`` is fixed).
@@ -153,15 +170,6 @@ class CondExpect(Opaque):
         body = r"\mathbb{E}\left[%s \,\middle|\, \mathcal{F}_{%s}\right]" % (printer._print(y), printer._print(i - 1))
         return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
 
-    def _eval_is_extended_positive(self):
-        return True if self.args[0].is_positive else None
-
-    def _eval_is_extended_nonnegative(self):
-        return True if self.args[0].is_nonnegative else None
-
-    def _eval_is_extended_real(self):
-        return True if self.args[0].is_real else None
-
 
 #: ``StepLoss(i)``, printed C_i: the privacy loss of step i of the adaptive composition game (DRV10, DR16 §3.1):
 #: given the prefix, the adversary picks a pair of the class, and C_i is that pair's privacy loss at step i's
@@ -171,7 +179,7 @@ StepLoss = sp.Function("C", real=True,
                                                                + (f"^{{{exp}}}" if exp else "")))
 
 
-class ExpectAt(Opaque):
+class ExpectAt(_MeanTyping, Opaque):
     r"""``ExpectAt(Y, j)`` is :math:`\mathbb E_{\mathcal M(x_j)}[Y]`: the expectation with the output of a chain of
     inputs :math:`x_0\simeq x_1\simeq\dots` drawn from :math:`\mathcal M(x_j)` (group privacy).  A number (an
     extended real); plain ``Expect`` of the chain's quantities is under :math:`\mathcal M(x_0)`.  Only the kernel's
@@ -183,15 +191,6 @@ class ExpectAt(Opaque):
         y, j = self.args
         body = r"\mathbb{E}_{\mathcal{M}(x_{%s})}\left[%s\right]" % (printer._print(j), printer._print(y))
         return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
-
-    def _eval_is_extended_positive(self):
-        return True if self.args[0].is_positive else None
-
-    def _eval_is_extended_nonnegative(self):
-        return True if self.args[0].is_nonnegative else None
-
-    def _eval_is_extended_real(self):
-        return True if self.args[0].is_real else None
 
 
 #: ``ClassLoss(i)``, printed L^{(i)}: the privacy loss of an arbitrary pair of *class i* -- the class a scope's

@@ -94,6 +94,9 @@ def sequence(name: str, tex: str) -> sp.FunctionClass:
     """A sequence of real **numbers** ``name(i)``, printed ``tex_i`` (the per-step parameters ε_i, ρ_i, τ_i of a
     heterogeneous statement).  An undefined function is a random sequence to the kernel (``C(i)``); one made here
     is deterministic: its terms are numbers, which a proof must treat as arbitrary reals."""
+    for old in _SEQUENCES:  # one sequence per name: the checks give its terms by name
+        if old.__name__ == name:
+            return old
     f = sp.Function(name, real=True,
                     _latex=lambda self, printer, exp=None: (r"%s_{%s}" % (tex, printer._print(self.args[0]))
                                                             + (f"^{{{exp}}}" if exp else "")))

@@ -211,6 +211,12 @@ def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
     """
     if not isinstance(v, sp.Symbol) or isinstance(v, BoundVar):
         raise ProofError(f"only symbols can be declared, got {v!r}")
+    from cdpsym.expr.operators import P, Q
+    from cdpsym.expr.symbols import L
+
+    if v in (L, P, Q):  # the canonical pair of every scope: a variable of that name would rename the pair
+        raise ProofError(f"{v} is the canonical pair's ({'its loss' if v == L else 'a distribution'}): it cannot be "
+                         f"declared as a variable (use another name)")
     if type(dom) is not Interval:
         raise ProofError(f"the domain of {v} must be an Interval (not a subclass), got {type(dom).__name__}")
     ends = (dom.lo, dom.hi)
@@ -373,32 +379,39 @@ _PEEL = 8  # a sum or product whose upper limit is m + c (c <= _PEEL) is split i
 
 def _peel(cls, f, var, lo, hi) -> sp.Basic | None:
     """A finite sum or product by its last terms: ``sum_{i=lo}^{m+c} f = sum_{i=lo}^{m} f + f(m+1) + ... + f(m+c)``
-    (and all of it when both limits are integers); a sum from an integer ``lo`` other than 1 is first reindexed
-    from 1 (``sum_{i=lo}^{hi} f(i) = sum_{i=1}^{hi-lo+1} f(i+lo-1)``).  An identity for every integer ``m`` under sympy's convention
-    for sums with reversed limits (Karr's), so it needs only the limits to be integers; at ``lo`` and ``hi``
-    integers with ``hi >= lo - 1`` the sum is written out (the empty sum is 0, the empty product 1)."""
+    when ``m >= lo - 1`` (its range is not reversed: the identity of the usual convention, the empty sum 0 and
+    the empty product 1; under sympy's convention for reversed limits a product is a quotient there); written out
+    when both limits are integers with ``lo - 1 <= hi < lo + 8``; reindexed from 1 when ``lo`` is an integer
+    other than 1 and the range is not reversed (``sum_{i=lo}^{hi} f(i) = sum_{i=1}^{hi-lo+1} f(i+lo-1)``).  The
+    signs come from the limits' symbols' assumptions, which the kernel checks against their declared domains.
+    Never when an inner binder binds the variable or a symbol of the limits (substituting would capture it)."""
     if not (lo.is_integer and hi.is_integer):
         return None
-    if any(isinstance(n, _BINDERS) and var in n.variables for n in sp.preorder_traversal(f)):
-        return None  # an inner binder of the same name: substituting for var would reach under it
+    named = {var} | lo.free_symbols | hi.free_symbols
+    if any(isinstance(n, _BINDERS) and named & set(n.variables) for n in sp.preorder_traversal(f)):
+        return None  # an inner binder of one of these names: substituting would reach under it, or capture
     op = sp.Add if cls is sp.Sum else sp.Mul
-    if lo.is_Integer and lo != 1 and not hi.is_Integer:  # reindex from 1: sum_{i=lo}^{hi} f(i) = sum_{i=1}^{hi-lo+1} f(i+lo-1)
-        return cls(f.xreplace({var: var + lo - 1}), (var, sp.S.One, hi - lo + 1))
     if lo.is_Integer and hi.is_Integer:
         if not (lo - 1 <= hi <= lo + _PEEL - 1):
             return None
         return op(*[f.xreplace({var: sp.Integer(j)}) for j in range(int(lo), int(hi) + 1)])
+    if (hi - lo + 1).is_nonnegative is not True:
+        return None  # possibly a reversed range
+    if lo.is_Integer and lo != 1:
+        return cls(f.xreplace({var: var + lo - 1}), (var, sp.S.One, hi - lo + 1))
     c = next((x for x in sp.Add.make_args(hi) if x.is_Integer), sp.S.Zero)
     if not (0 < c <= _PEEL):
         return None
     m = hi - c
+    if (m - lo + 1).is_nonnegative is not True:
+        return None  # the shorter range might be reversed
     return op(cls(f, (var, lo, m)), *[f.xreplace({var: m + j}) for j in range(1, int(c) + 1)])
 
 
 def _canon_binder(expr: sp.Basic) -> sp.Basic:
     cls, f, limits = type(expr), expr.function, expr.limits
-    if len(limits) > 1:  # nested form: the first limit is innermost
-        return canon(cls(cls(f, limits[0]), *limits[1:]))
+    if len(limits) > 1:  # sympy merges nested sums into one with several limits: not reasoned about
+        raise ProofError(f"a {cls.__name__} with several limits is not supported: nest them explicitly")
     var, *bounds = limits[0]
     if len(bounds) != 2:
         raise ProofError(f"a {cls.__name__} needs both limits: {expr}")
@@ -429,6 +442,26 @@ def binder_height(e: sp.Basic) -> int:
                 if isinstance(v, BoundVar):
                     h = max(h, int(v.dummy_index) + 1)
     return h
+
+
+def _possibly_infinite_terms(e: sp.Basic) -> set:
+    """The maximal opaque terms of ``e`` that may be infinite (typing only: no scope at hand)."""
+    return {t for t in opaque_terms(e) if (isinstance(t, _BINDERS) or t.is_finite is not True) and not _finite_sum(t)}
+
+
+def _events_comparing_infinite(e: sp.Basic, ctx: "Context") -> set:
+    """The possibly infinite terms (not shown finite in the scope) that occur on both sides of a relation inside
+    an event of ``e``."""
+    out: set = set()
+    for node in sp.preorder_traversal(e):
+        if isinstance(node, Relational) and not isinstance(node, (sp.Equality, sp.Unequality)) or \
+                isinstance(node, (sp.Equality, sp.Unequality)) and not node.is_Boolean is False:
+            try:
+                both = _possibly_infinite_terms(node.lhs) & _possibly_infinite_terms(node.rhs)
+            except AttributeError:
+                continue
+            out |= {t for t in both if finite_value(t, ctx).ok is not True}
+    return out
 
 
 def _canon_arg(a: sp.Basic) -> sp.Basic:
@@ -679,6 +712,8 @@ def _finite_sum(t: sp.Basic) -> bool:
     for end in (lo, hi):
         if end.has(sp.oo, -sp.oo, sp.zoo, sp.nan) or end.is_integer is not True or opaque_terms(end):
             return False
+    if (hi - lo + 1).is_nonnegative is not True:
+        return False  # a reversed range: sympy reads a product there as a quotient
     for node in sp.preorder_traversal(t.function):
         if node.is_Atom:
             if node.is_Symbol and node != var and (node.is_real is not True or is_random_symbol(node)):
@@ -749,6 +784,12 @@ def equivalent(a: sp.Expr, b: sp.Expr, ctx: Context, samples: int = 4) -> Decisi
     ext = extended_agree(a, "=", b, ctx)
     if ext.ok is not True:
         return ext
+    risky = _events_comparing_infinite(a, ctx) | _events_comparing_infinite(b, ctx)
+    if risky and a != b:
+        # the canonical form writes an event x R y as (x - y) R 0, cancelling a term on both sides with finite
+        # arithmetic: 2E > E + 1 is not E > 1 where E = +oo
+        return Decision(None, f"an event compares {', '.join(map(str, sorted(risky, key=sp.default_sort_key)))}, "
+                              f"which may be infinite, on both of its sides: not identified with another event")
     ca, cb = canon(a), canon(b)
     if ca == cb:
         return Decision(True, "identical canonical forms")

@@ -1047,6 +1047,9 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     if standing.detail:
         notes.append(standing.detail)
     by_name = {str(v): v for v in fact.variables}
+    pair_vars = [str(v) for v in fact.variables if v in (_L, _ops.P, _ops.Q)]
+    if pair_vars:
+        return _fail(f"{fact.name} declares the canonical pair's {pair_vars} as variables: the pair is not a variable")
     unknown = set(why.inst) - set(by_name)
     if unknown:
         return _fail(f"{fact.name} has no variable(s) {sorted(unknown)}; it has {sorted(by_name)}")
@@ -1065,11 +1068,11 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
         if not is_random_symbol(v) and not deterministic(value):
             return _fail(f"{fact.name}: {v} = {value} is a random quantity, but {v} stands for a number (only "
                          f"random-variable symbols such as L, X, Z may be instantiated with random quantities)")
-        if not is_random_symbol(v):
-            fin = finite_value(value, ctx)
-            if fin.ok is not True:
-                return _Closed("supported", None, f"{fact.name}: {v} = {value} may be infinite; {v} ranges over "
-                                                  f"real numbers ({fin.detail})")
+        fin = finite_value(value, ctx)  # a number, and a real random variable at every outcome, is finite
+        if fin.ok is not True:
+            return _Closed("supported", None, f"{fact.name}: {v} = {value} may be infinite; {v} ranges over "
+                                              f"real {'random variables' if is_random_symbol(v) else 'numbers'} "
+                                              f"({fin.detail})")
     rel = _subst_rel(fact.relation, full)
     # the fact's variables lie in their domains, its conditions hold
     for v, dom in fact.variables.items():
@@ -1128,7 +1131,10 @@ def _class_scope(ctx: Context) -> Context:
     """The scope without the facts that hold of the canonical pair alone: the conditions a ``given`` discharge of a
     quantified need assumes (``E[L] <= v`` for the v at hand).  The theorem's hypotheses, the induction hypothesis
     and the cases of a split hold for every pair of the class."""
-    return ctx.with_facts(tuple(f for f in ctx.facts if not f.name.startswith(_PAIR_LOCAL)))
+    local = any(f.name.startswith(_PAIR_LOCAL) for f in ctx.facts)
+    # an induction hypothesis proved where such a condition is in scope may rest on it: it goes too
+    return ctx.with_facts(tuple(f for f in ctx.facts
+                                if not f.name.startswith(_PAIR_LOCAL) and not (local and f.name == "ih")))
 
 
 def _names_pair(e: sp.Basic) -> bool:
@@ -1161,6 +1167,13 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
     different one."""
     mode, i = ("step", why.at_step) if why.at_step is not None else ("link", why.at_link)
     name = "at_" + mode
+    for f in ctx.facts:  # classes are independent only if no fact in scope ties two of them together
+        sides = (f.relation.lhs, f.relation.rhs)
+        tokens = {("L",) for x in sides if x.has(_L)} | {
+            ("class", sp.expand(n.args[0])) for x in sides for n in x.atoms(_ops.ClassLoss)}
+        if len(tokens) > 1:
+            return _fail(f"{name}: '{f.name}' in scope ties two classes of pairs together ({f.relation.plain()}): "
+                         f"a class that is empty makes it hold vacuously, so no class can be read at a member")
     if not deterministic(i) or opaque_terms(i) or foreign(i):
         return _fail(f"{name}: the {mode} {i} must be a number (no random quantity, no opaque term)")
     from cdpsym.expr.domains import naturals
@@ -1223,6 +1236,10 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
         return e.func(*[t(x) for x in e.args])
 
     ta, tb = t(a), t(b)
+    shared = [x for x in opaque_terms(ta) & opaque_terms(tb) if finite_value(x, ctx).ok is not True]
+    if shared and mode == "step":  # the event T(A) > T(B) would be read as T(A) - T(B) > 0: undefined at oo
+        return _fail(f"{name}: {', '.join(map(str, sorted(shared, key=sp.default_sort_key)))} may be infinite and "
+                     f"occurs on both sides of {why.fact.name}: the event comparing them is not defined there")
     lost = _cancelled_infinite((ta, tb), ta - tb, ctx)
     if lost:
         return _fail(f"{name}: {', '.join(map(str, lost))} may be infinite and cancels between the sides of "
@@ -1344,6 +1361,11 @@ def _domain_relations(value: sp.Expr, dom: Interval) -> tuple[list[Rel], Decisio
 def _sign_or_identity(need: Rel, ctx: Context) -> Decision:
     if need.op == "=":
         return equivalent(need.lhs, need.rhs, ctx)
+    # as the sign rule: the sides compared where a divergence or an expectation is infinite, before sympy's
+    # finite arithmetic cancels it in rhs - lhs (KL < KL + 1 is false where KL = +oo)
+    ext = extended_agree(need.lhs, need.op, need.rhs, ctx)
+    if ext.ok is not True:
+        return Decision(None if ext.ok is None else False, ext.detail, ext.point)
     return prove_sign(need.rhs - need.lhs, ctx, strict=(need.op == "<"))
 
 
@@ -1452,6 +1474,9 @@ def _match(why: By, lhs, rhs, rel: Rel, ctx: Context) -> tuple[Decision, str | N
     for src, dst in ((a, b), (b, a)):
         for core, value in _rewrites(canon(src), canon(dst)):
             rewritten = subst(cl, {core: value})
+            untouched = sp.Add(*[t for t in opaque_terms(cl) if not t.has(core) and t != core])
+            if rewritten != cl and _cancelled_infinite((untouched, value), rewritten, ctx):
+                continue  # sympy cancelled a possibly infinite term while rewriting (E[L] + 1 - E[L])
             if rewritten != cl:
                 d2 = equivalent(rewritten, rhs, ctx)
                 if d2.ok is True:

@@ -588,13 +588,15 @@ class _Render:
         else:
             lead = "Then" if len(theorem.parts) == 1 else "The following hold."
         out.append(lead)
-        if len(theorem.parts) == 1:
-            (rel,), where = _abbreviated([theorem.parts[0].relation])
+        aux = _auxiliary_parts(theorem)
+        shown = [p for p in theorem.parts if p not in aux]
+        if len(shown) == 1:
+            (rel,), where = _abbreviated([shown[0].relation])
             out.append(r"\begin{equation*}" + rel + r"\end{equation*}" + where)
         else:
             rows = []
-            rels, where = _abbreviated([p.relation for p in theorem.parts])
-            for p, rel in zip(theorem.parts, rels):
+            rels, where = _abbreviated([p.relation for p in shown])
+            for p, rel in zip(shown, rels):
                 short = p.name.split(".", 1)[1] if "." in p.name else p.name
                 extra = _quantifiers({v: d for v, d in p.variables.items() if v not in theorem.variables})
                 tag = r"&&\text{(\texttt{%s})}\label{%s}" % (_tt(short), label(p.name))
@@ -605,16 +607,55 @@ class _Render:
             out.append("\\begin{align}\n" + "\\\\\n".join(rows) + "\n\\end{align}" + where)
         out.append(r"\end{theorem}")
         out.append(r"\begin{proof}")
-        for p in theorem.parts:
-            if len(theorem.parts) > 1:
+        for p in aux:  # the helper facts the statement's proofs cite: stated and proved first
+            short = p.name.split(".", 1)[1] if "." in p.name else p.name
+            extra = _quantifiers({v: d for v, d in p.variables.items() if v not in theorem.variables})
+            (rel,), where = _abbreviated([p.relation])
+            out.append(r"\emph{Auxiliary fact (\texttt{%s}).}" % _tt(short) + (" For $" + extra + "$:" if extra else "")
+                       + "\n" + r"\begin{equation}" + rel + r"\label{%s}\end{equation}" % label(p.name) + where)
+            if p.proof is not None:
+                out.append(self.derivation(p.proof))
+        for p in shown:
+            if len(shown) > 1 or aux:
                 short = p.name.split(".", 1)[1] if "." in p.name else p.name
-                out.append(r"\emph{Part (\texttt{%s}), \eqref{%s}.}" % (_tt(short), label(p.name)))
+                out.append(r"\emph{Part (\texttt{%s}), \eqref{%s}.}" % (_tt(short), label(p.name))
+                           if len(shown) > 1 else r"\emph{The statement.}")
             if p.proof is not None:
                 out.append(self.derivation(p.proof))
         if theorem.tight:
             out.append(r"\emph{Tightness:} " + text(theorem.tight))
         out.append(r"\end{proof}")
         return "\n\n".join(out)
+
+
+def _auxiliary_parts(theorem) -> list:  # type: ignore[no-untyped-def]
+    """The parts another part of the same theorem cites (a helper identity, the scaled form an induction runs
+    on), except one called ``main``: a referee reads them as lemmas inside the proof, not as the statement."""
+    from cdpsym.proof.kernel import By, Chain, Induction
+
+    cited: set = set()
+
+    def walk(chain) -> None:  # type: ignore[no-untyped-def]
+        for st in chain.steps:
+            w = st.why
+            if isinstance(w, By):
+                cited.add(id(w.fact))
+                for g in w.given.values():
+                    for sub in (g if isinstance(g, (list, tuple)) else [g]):
+                        if isinstance(sub, Chain):
+                            walk(sub)
+                        elif isinstance(sub, By):
+                            cited.add(id(sub.fact))
+            if isinstance(w, Induction):
+                for sub in (w.base, w.step):
+                    if isinstance(sub, Chain):
+                        walk(sub)
+
+    for p in theorem.parts:
+        if p.proof is not None:
+            walk(p.proof)
+    aux = [p for p in theorem.parts if id(p) in cited and p.name.split(".")[-1] != "main"]
+    return aux if len(aux) < len(theorem.parts) else []
 
 
 def _as_paragraph(math: str) -> str:
@@ -1077,10 +1118,12 @@ def _first_run_references(theorems: list["Theorem"], axioms: list, bib: str) -> 
     equation = 0
     for i, t in enumerate(theorems, 1):  # one theorem per section, numbered within it
         defs.append(r"\@namedef{r@%s}{{%d.1}{}}" % (label(t.name), i))
-        if len(t.parts) > 1:  # the numbered rows of the multi-part statements: the only numbered displays
-            for p in t.parts:
-                equation += 1
-                defs.append(r"\@namedef{r@%s}{{%d}{}}" % (label(p.name), equation))
+        aux = _auxiliary_parts(t)
+        shown = [p for p in t.parts if p not in aux]
+        # the numbered displays: the rows of a multi-part statement, then the auxiliary facts in the proof
+        for p in (shown if len(shown) > 1 else []) + aux:
+            equation += 1
+            defs.append(r"\@namedef{r@%s}{{%d}{}}" % (label(p.name), equation))
     defs += [r"\@namedef{r@%s}{{%d}{}}" % (label(ax.name, "ax"), k) for k, ax in enumerate(axioms, 1)]
     defs += [r"\@namedef{b@%s}{%d}" % (key, n) for n, key in enumerate(re.findall(r"\\bibitem\{([^}]+)\}", bib), 1)]
     return "\n".join([r"\makeatletter", r"\IfFileExists{\jobname.aux}{}{%", *defs, "}", r"\makeatother"])

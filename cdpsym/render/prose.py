@@ -250,13 +250,17 @@ def prose(s: str) -> str:
             near = [toks[j - 1]] if j else []
             near += [toks[j + 1]] if j + 1 < len(toks) else []
             kinds[i] = "math" if any(_is_operator(words[n]) or words[n][:1] in "[(" for n in near) else "text"
-    # inside open brackets of a maths run, words are maths too (E[C_i | prefix])
+    # inside the open brackets of an application in a maths run, words are maths too (E[C_i | prefix]); a bare
+    # parenthesis or bracket that merely starts with maths -- "(ε tanh(ε/2) for every step)" -- keeps its words
     depth = 0
     for i in toks:
         if kinds[i] == "math" or depth > 0:
             if depth > 0 and kinds[i] == "text" and not _REFERENCE.match(words[i].strip(_PUNCT)):
                 kinds[i] = "math"
-            depth = max(0, depth + sum(words[i].count(c) for c in "([{") - sum(words[i].count(c) for c in ")]}"))
+            w = words[i]
+            opened = len(re.findall(r"[\w\]\)][(\[{]", w))  # f(, E[, Pr[: an application opens
+            closed = sum(w.count(c) for c in ")]}") - (sum(w.count(c) for c in "([{") - opened)
+            depth = max(0, depth + opened - max(0, closed))
     out: list[str] = []
     run: list[str] = []
 

@@ -19,7 +19,7 @@ import sympy as sp
 from cdpsym.errors import ProofError
 from cdpsym.expr import L, X, k, lam, mu, naturals, positive, real
 from cdpsym.expr.operators import KL, CondExpect, Expect, Indicator, P, Prob, Q, StepLoss
-from cdpsym.proof import Chain, Hypothesis, Part, Rel, Theorem, by, eq, le, sign, symbolic_check
+from cdpsym.proof import Chain, Hypothesis, Part, Rel, Theorem, algebra, by, eq, le, sign, symbolic_check
 from cdpsym.proof.core import KERNEL_RULES
 from theorems.foundations_composition import (C, CondMGF, condition, conditional_mgf_bound, tower_mean_bound)
 
@@ -280,3 +280,79 @@ def test_the_pair_may_not_be_bound_in_the_fact():
     target = Prob(sp.StrictGreaterThan(sp.Integral(C(1), (C(1), 0, 1)), mu))
     ch = Chain(target).le(0, by(bound_l, at_step=1))
     assert _status(target, "<=", 0, ch, hypotheses=(bound_l,)) not in HOLDS
+
+
+# -- red-team regressions, second review -------------------------------------------------------------------------------
+
+def test_the_pair_cannot_be_declared_as_a_variable():
+    import pytest
+
+    from cdpsym.errors import ProofError
+    from cdpsym.expr.operators import P, Q
+
+    for sym in (L, P, Q):
+        with pytest.raises(ProofError, match="canonical pair"):
+            Theorem(name="rename", reference="", source="t", title="t", variables={sym: real()},
+                    parts=(Part("main", le(mu, mu), proof=Chain(mu).le(mu, sign())),))
+
+
+def test_an_event_with_a_possibly_infinite_term_on_both_sides_is_not_read_at_a_member():
+    # 2E[L] <= E[L] + 1 holds where E[L] = +oo; it is not E[L] <= 1 there
+    h = Hypothesis("kl_small_or_infinite", title="2E[L] <= E[L] + 1", relation=le(2 * Expect(L), Expect(L) + 1))
+    ch = Chain(Expect(C(1))).le(1, by(tower_mean_bound, Y_1=C(1), i=1, c=1,
+                                      given={condition(tower_mean_bound): by(h, at_step=1)}))
+    assert _status(Expect(C(1)), "<=", 1, ch, hypotheses=(h,)) not in HOLDS
+    # nor is such an event identified with another one by canonical forms
+    from cdpsym.expr.operators import KL, P, Q
+
+    d = KL(P, Q)
+    e1, e2 = Prob(sp.StrictGreaterThan(2 * d, d + 1)), Prob(sp.StrictGreaterThan(d, 1))
+    assert _status(e1, "=", e2, Chain(e1).eq(e2, algebra()), hypotheses=()) not in HOLDS
+
+
+def test_a_random_variable_is_not_instantiated_with_a_possibly_infinite_value():
+    from cdpsym.expr import X, Y
+    from cdpsym.expr.domains import greater_than
+    from cdpsym.expr.operators import KL, P, Q
+
+    d = KL(P, Q)
+    t_lt = Theorem(name="t_lt", reference="", source="t", title="t", variables={X: real(), Y: greater_than(X)},
+                   parts=(Part("main", Rel(X, "<", Y), proof=Chain(X).lt(Y, sign())),))
+    assert symbolic_check(t_lt).status == "proved"
+    # KL < KL + 1 is false where KL = +oo
+    assert _status(d, "<", d + 1, Chain(d).lt(d + 1, by(t_lt, X=d, Y=d + 1)), hypotheses=()) not in HOLDS
+
+
+def test_a_rewrite_does_not_cancel_a_possibly_infinite_term():
+    from cdpsym.expr.operators import KL, P, Q
+    from theorems.foundations import kl_is_mean_loss
+
+    lhs = Expect(L) + 1 - KL(P, Q)  # undefined where KL = E[L] = +oo
+    assert _status(lhs, "=", 1, Chain(lhs).eq(1, by(kl_is_mean_loss)), hypotheses=()) not in HOLDS
+
+
+def test_an_induction_hypothesis_beside_a_local_condition_is_not_read_at_a_member():
+    from cdpsym.proof.algebra import Context
+    from cdpsym.proof.core import check_step
+
+    target = Prob(sp.StrictGreaterThan(CondExpect(C(1), 1), _V))
+    cond = Hypothesis("condition 1", title="local", relation=le(Expect(L), 2 * _V))
+    ih = Hypothesis("ih", title="local", relation=le(Expect(L), _V))
+    ctx = Context({_V: real()}, (cond, ih))
+    assert check_step(by(ih, at_step=1), target, "<=", sp.S(0), ctx, Chain(target)).status not in HOLDS
+    alone = Context({_V: real()}, (ih,))  # an induction hypothesis of the theorem itself holds for the class
+    assert check_step(by(ih, at_step=1), target, "<=", sp.S(0), alone, Chain(target)).status == "proved"
+
+
+def test_a_fact_tying_two_classes_together_blocks_the_member_rule():
+    from cdpsym.expr.operators import ClassLoss
+
+    mixed = Hypothesis("mixed", title="E L5 <= E L7 + 1", relation=le(Expect(ClassLoss(5)), Expect(ClassLoss(7)) + 1))
+    empty = Hypothesis("empty7", title="E L7 <= -1", relation=le(Expect(ClassLoss(7)), -1))
+    lemma = Part("lemma", le(Expect(ClassLoss(5)), 0), proof=Chain(Expect(ClassLoss(5)))
+                 .le(Expect(ClassLoss(7)) + 1, by(mixed)).le(0, by(empty, inside=lambda w: w + 1)))
+    target = Prob(sp.StrictGreaterThan(CondExpect(C(5), 5), 0))
+    step5 = Part("step5", le(target, 0), proof=Chain(target).le(0, by(lemma, at_step=5)))
+    thm = Theorem(name="cross_class", reference="", source="t", title="t", variables={},
+                  hypotheses=(mixed, empty), parts=(lemma, step5))
+    assert [p.status for p in symbolic_check(thm).parts][-1] not in HOLDS

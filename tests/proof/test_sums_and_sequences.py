@@ -82,3 +82,26 @@ def test_a_sum_is_reindexed_from_one():
     assert equivalent(sp.Sum(f(i - 2), (i, 3, k + 2)), S(k), CTX).ok is True
     for wrong in (sp.Sum(f(i), (i, 0, k - 1)), sp.Sum(f(i + 1), (i, 0, k))):
         assert _status(S(k), "=", wrong, Chain(S(k)).eq(wrong, algebra())) not in HOLDS, wrong
+
+
+# -- red-team regressions ---------------------------------------------------------------------------------------------
+
+def test_reversed_ranges_are_not_split_or_written_out():
+    j = sp.Symbol("j", integer=True)
+    for lhs, rhs in ((sp.Product(j - k - 1, (j, k + 2, k + 1)), sp.S.Zero),   # an empty product is 1
+                     (sp.Product(j - 1, (j, k, 5)), sp.S.Zero),              # 24 at k = 2
+                     (sp.Sum(1, (j, k + 3, k + 1)), sp.Sum(1, (j, k + 3, k)) + 1),
+                     (sp.Sum(j, (j, k, 3)), sp.Sum(j, (j, k, 0)) + 6)):
+        assert _status(lhs, "=", rhs, Chain(lhs).eq(rhs, algebra())) not in HOLDS, lhs
+
+
+def test_splitting_does_not_capture_a_symbol_of_the_limits():
+    n = sp.Symbol("n", integer=True, positive=True)
+    j = sp.Symbol("j", integer=True)
+    inner = 2 * sp.Sum(j, (n, 1, 2))  # = 4j, n bound inside
+    lhs, rhs = sp.Sum(inner, (j, 1, n + 1)), sp.Sum(inner, (j, 1, n)) + 10
+    assert _status(lhs, "=", rhs, Chain(lhs).eq(rhs, algebra()), {n: naturals()}) not in HOLDS
+
+
+def test_one_sequence_per_name():
+    assert sequence("f_test", "g") is f
