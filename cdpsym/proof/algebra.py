@@ -15,6 +15,7 @@ or as evidence, never to prove.
 
 from __future__ import annotations
 
+import contextvars
 import random
 import signal
 from contextlib import contextmanager
@@ -449,28 +450,66 @@ def _possibly_infinite_terms(e: sp.Basic) -> set:
     return {t for t in opaque_terms(e) if (isinstance(t, _BINDERS) or t.is_finite is not True) and not _finite_sum(t)}
 
 
-def _events_comparing_infinite(e: sp.Basic, ctx: "Context") -> set:
-    """The possibly infinite terms (not shown finite in the scope) that occur on both sides of a relation inside
-    an event of ``e``."""
-    out: set = set()
-    for node in sp.preorder_traversal(e):
-        if isinstance(node, Relational) and not isinstance(node, (sp.Equality, sp.Unequality)) or \
-                isinstance(node, (sp.Equality, sp.Unequality)) and not node.is_Boolean is False:
-            try:
-                both = _possibly_infinite_terms(node.lhs) & _possibly_infinite_terms(node.rhs)
-            except AttributeError:
-                continue
-            out |= {t for t in both if finite_value(t, ctx).ok is not True}
-    return out
+#: in a scope, which terms are shown finite there (set by :func:`in_scope` around canonical forms); outside
+#: any scope every term that may be infinite is taken to be possibly infinite
+_SCOPE_FINITE: contextvars.ContextVar = contextvars.ContextVar("_SCOPE_FINITE", default=None)
+
+
+@contextmanager
+def in_scope(ctx: "Context | None"):
+    """Canonical forms taken inside this block may use what ``ctx`` shows finite: an event whose sides share a
+    term shown finite there is written ``(a - b) R 0``."""
+    if ctx is None:
+        yield
+        return
+    memo: dict = {}
+
+    def finite(t: sp.Basic) -> bool:
+        if t not in memo:
+            memo[t] = finite_value(t, ctx).ok is True
+        return memo[t]
+
+    token = _SCOPE_FINITE.set(finite)
+    try:
+        yield
+    finally:
+        _SCOPE_FINITE.reset(token)
+
+
+_KEEP_SIDES: contextvars.ContextVar = contextvars.ContextVar("_KEEP_SIDES", default=False)
+
+
+@contextmanager
+def sides_apart():
+    """Canonical forms taken inside this block keep every event's sides apart (``a R b``, each side canonical):
+    what a rewrite works on, so that replacing a term never cancels it against the other side."""
+    token = _KEEP_SIDES.set(True)
+    try:
+        yield
+    finally:
+        _KEEP_SIDES.reset(token)
+
+
+def _shared_infinite(lhs: sp.Basic, rhs: sp.Basic) -> set:
+    """The terms on both sides of a relation that may be infinite (not shown finite in the scope at hand)."""
+    shared = _possibly_infinite_terms(lhs) & _possibly_infinite_terms(rhs)
+    finite = _SCOPE_FINITE.get()
+    return {t for t in shared if finite is None or not finite(t)}
 
 
 def _canon_arg(a: sp.Basic) -> sp.Basic:
     if isinstance(a, Relational):
-        # an event a R b is the event (a - b) R 0: the same set, written one way
+        lhs, rhs, rel = a.lhs, a.rhs, type(a)
         if isinstance(a, (sp.GreaterThan, sp.StrictGreaterThan)):
-            flipped = sp.LessThan if isinstance(a, sp.GreaterThan) else sp.StrictLessThan
-            return flipped(_canon_arg(a.rhs - a.lhs), sp.S.Zero, evaluate=False)
-        return type(a)(_canon_arg(a.lhs - a.rhs), sp.S.Zero, evaluate=False)
+            lhs, rhs = rhs, lhs
+            rel = sp.LessThan if isinstance(a, sp.GreaterThan) else sp.StrictLessThan
+        cl, cr = _canon_arg(lhs), _canon_arg(rhs)
+        if _KEEP_SIDES.get() or _shared_infinite(cl, cr):
+            # a term that may be infinite on both sides: a R b is not (a - b) R 0 there (2E > E + 1 is not
+            # E > 1 where E = +oo), so the sides stay apart, each in canonical form
+            return rel(cl, cr, evaluate=False)
+        # otherwise the event a R b is the event (a - b) R 0: the same set, written one way
+        return rel(_canon_arg(lhs - rhs), sp.S.Zero, evaluate=False)
     if isinstance(a, (sp.And, sp.Or)):
         return type(a)(*[_canon_arg(x) for x in a.args], evaluate=False)
     if isinstance(a, sp.Expr):
@@ -784,13 +823,8 @@ def equivalent(a: sp.Expr, b: sp.Expr, ctx: Context, samples: int = 4) -> Decisi
     ext = extended_agree(a, "=", b, ctx)
     if ext.ok is not True:
         return ext
-    risky = _events_comparing_infinite(a, ctx) | _events_comparing_infinite(b, ctx)
-    if risky and a != b:
-        # the canonical form writes an event x R y as (x - y) R 0, cancelling a term on both sides with finite
-        # arithmetic: 2E > E + 1 is not E > 1 where E = +oo
-        return Decision(None, f"an event compares {', '.join(map(str, sorted(risky, key=sp.default_sort_key)))}, "
-                              f"which may be infinite, on both of its sides: not identified with another event")
-    ca, cb = canon(a), canon(b)
+    with in_scope(ctx):  # an event's sides are subtracted only where the terms they share are finite
+        ca, cb = canon(a), canon(b)
     if ca == cb:
         return Decision(True, "identical canonical forms")
     (da, db), mapping = _abstract([ca, cb])
@@ -856,7 +890,8 @@ def _prove_sign_extended(e: sp.Expr, ctx: Context, strict: bool, samples: int) -
 
 
 def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decision:
-    e = canon(e)
+    with in_scope(ctx):
+        e = canon(e)
     want = "positive" if strict else "nonnegative"
     # sympy's assumption queries can evaluate integrals numerically: they run under the time limit too
     if _try(lambda x: getattr(x, f"is_{want}"), e):

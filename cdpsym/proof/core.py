@@ -33,13 +33,14 @@ from typing import Any, Mapping
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
+from sympy.core.relational import Relational
 
 from cdpsym.errors import ProofError
 from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
 from cdpsym.expr.symbols import L as _L, is_random_symbol, is_sequence
-from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, canon, deterministic, domain_key, equivalent,
+from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, canon, sides_apart, deterministic, domain_key, equivalent,
                                   extended_agree,
                                   finite_value, opaque_terms, prove_sign)
 from cdpsym.proof.crosscheck import cross_check
@@ -242,6 +243,8 @@ def subst(expr: sp.Basic, mapping: Mapping[sp.Basic, sp.Basic]) -> sp.Basic:
                 inner.add(var)
                 limits.append((var, *ends))
             return type(e)(walk(out, frozenset(inner)), *limits)
+        if isinstance(e, Relational):  # never decided by sympy's finite arithmetic (KL < KL + 1 is not True)
+            return e.func(*[walk(a, bound) for a in e.args], evaluate=False)
         return e.func(*[walk(a, bound) for a in e.args])
 
     return walk(expr, frozenset())
@@ -1142,6 +1145,18 @@ def _names_pair(e: sp.Basic) -> bool:
     return bool(as_expr(e).has(_L, _ops.P, _ops.Q, _ops.ClassLoss))
 
 
+def _class_tokens(f: "Fact") -> set:
+    """The classes of pairs a fact speaks of, in its relation, its conditions and its variables' domains: the
+    canonical class (its loss ``L`` or its distributions ``P``, ``Q``, also inside a divergence) and the classes
+    ``L^{(i)}`` of the steps."""
+    parts = [f.relation.lhs, f.relation.rhs]
+    parts += [x for c in f.conditions for x in (c.lhs, c.rhs)]
+    parts += [x for d in f.variables.values() for x in (d.lo, d.hi)]
+    parts = [as_expr(x) for x in parts]
+    return {("pair",) for x in parts if x.has(_L, _ops.P, _ops.Q)} | {
+        ("class", sp.expand(n.args[0])) for x in parts for n in x.atoms(_ops.ClassLoss)}
+
+
 #: what a fact about the class of pairs may contain to be read at a member: numbers, the pair's loss L, and
 #: expectations, probabilities and indicators built from them (the pair's law); at a link of a chain of inputs
 #: also the pair's divergences (the link is a fixed pair, so they are numbers there too)
@@ -1168,10 +1183,7 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
     mode, i = ("step", why.at_step) if why.at_step is not None else ("link", why.at_link)
     name = "at_" + mode
     for f in ctx.facts:  # classes are independent only if no fact in scope ties two of them together
-        sides = (f.relation.lhs, f.relation.rhs)
-        tokens = {("L",) for x in sides if x.has(_L)} | {
-            ("class", sp.expand(n.args[0])) for x in sides for n in x.atoms(_ops.ClassLoss)}
-        if len(tokens) > 1:
+        if len(_class_tokens(f)) > 1:
             return _fail(f"{name}: '{f.name}' in scope ties two classes of pairs together ({f.relation.plain()}): "
                          f"a class that is empty makes it hold vacuously, so no class can be read at a member")
     if not deterministic(i) or opaque_terms(i) or foreign(i):
@@ -1470,9 +1482,10 @@ def _match(why: By, lhs, rhs, rel: Rel, ctx: Context) -> tuple[Decision, str | N
         return d, fop
     # an equation may also be used to rewrite a subterm, in either direction (never under a binder that
     # binds one of its symbols: canonical forms rename bound variables, and subst skips bound keys)
-    cl = canon(lhs)
-    for src, dst in ((a, b), (b, a)):
-        for core, value in _rewrites(canon(src), canon(dst)):
+    with sides_apart():  # an event's sides are rewritten apart: a replaced term cannot cancel across them
+        cl, sa, sb = canon(lhs), canon(a), canon(b)
+    for src, dst in ((sa, sb), (sb, sa)):
+        for core, value in _rewrites(src, dst):
             rewritten = subst(cl, {core: value})
             untouched = sp.Add(*[t for t in opaque_terms(cl) if not t.has(core) and t != core])
             if rewritten != cl and _cancelled_infinite((untouched, value), rewritten, ctx):

@@ -356,3 +356,83 @@ def test_a_fact_tying_two_classes_together_blocks_the_member_rule():
     thm = Theorem(name="cross_class", reference="", source="t", title="t", variables={},
                   hypotheses=(mixed, empty), parts=(lemma, step5))
     assert [p.status for p in symbolic_check(thm).parts][-1] not in HOLDS
+
+
+# -- red-team regressions, fourth review -------------------------------------------------------------------------------
+
+def _kl_events():
+    from cdpsym.expr.operators import KL, P, Q
+
+    d = KL(P, Q)
+    return d, Prob(sp.StrictGreaterThan(d, 1)), Prob(sp.StrictGreaterThan(2 * d, d + 1))
+
+
+def test_a_sign_argument_does_not_cancel_a_term_shared_by_an_events_sides():
+    # where KL = +oo the first event holds and the second is not even defined
+    d, small, doubled = _kl_events()
+    assert _status(small, "<=", doubled, Chain(small).le(doubled, sign()), hypotheses=()) not in HOLDS
+    assert _status(doubled, "<=", small, Chain(doubled).le(small, sign()), hypotheses=()) not in HOLDS
+
+
+def test_a_rewrite_inside_an_event_does_not_cancel_across_its_sides():
+    from theorems.foundations import kl_is_mean_loss
+
+    d, small, _ = _kl_events()
+    mixed = Prob(sp.StrictGreaterThan(2 * d, Expect(L) + 1))  # E[L] -> KL makes it 2 KL > KL + 1
+    assert _status(mixed, "=", small, Chain(mixed).eq(small, by(kl_is_mean_loss)), hypotheses=()) not in HOLDS
+
+
+def test_terms_equal_only_in_canonical_form_are_shared_too():
+    same = Expect(L * (X + 1) - L * X)  # the canonical form of E[L]
+    e1, e2 = Prob(sp.StrictGreaterThan(2 * Expect(L), same + 1)), Prob(sp.StrictGreaterThan(Expect(L), 1))
+    assert _status(e1, "=", e2, Chain(e1).eq(e2, algebra()), {}, ()) not in HOLDS
+
+
+def test_a_term_shown_finite_in_scope_may_cancel_across_an_events_sides():
+    bounded = Hypothesis("bounded", title="E[L] <= mu", relation=le(Expect(L), mu))
+    e1 = Prob(sp.StrictGreaterThan(2 * Expect(L), Expect(L) + 1))
+    e2 = Prob(sp.StrictGreaterThan(Expect(L), 1))
+    assert _status(e1, "=", e2, Chain(e1).eq(e2, algebra()), {mu: real()}, (bounded,)) == "proved"
+    assert _status(e1, "=", e2, Chain(e1).eq(e2, algebra()), {mu: real()}, ()) not in HOLDS
+
+
+def _tie_through(mixed, empty, lemma_chain):
+    """A theorem whose lemma E[L] <= 0 rests on a fact tying the canonical class to class 7 (empty), read at
+    step 1: the class-member rule must refuse it."""
+    lemma = Part("lemma", le(Expect(L), 0), proof=lemma_chain)
+    target = Prob(sp.StrictGreaterThan(CondExpect(C(1), 1), 0))
+    step = Part("step", le(target, 0), proof=Chain(target).le(0, by(lemma, at_step=1)))
+    thm = Theorem(name="tie", reference="", source="t", title="t", variables={}, hypotheses=(mixed, empty),
+                  parts=(lemma, step))
+    lemma_status, step_status = [p.status for p in symbolic_check(thm).parts]
+    assert lemma_status == "proved"  # the lemma holds in the scope: only the reading at a member is wrong
+    return step_status
+
+
+def test_a_divergence_of_the_pair_names_its_class():
+    from cdpsym.expr.operators import KL, ClassLoss, P, Q
+    from theorems.foundations import kl_is_mean_loss
+
+    mixed = Hypothesis("mixed", title="t", relation=le(KL(P, Q), Expect(ClassLoss(7)) + 1))
+    empty = Hypothesis("empty7", title="t", relation=le(Expect(ClassLoss(7)), -1))
+    chain = Chain(Expect(L)).eq(KL(P, Q), by(kl_is_mean_loss)).le(Expect(ClassLoss(7)) + 1, by(mixed)) \
+        .le(0, by(empty, inside=lambda w: w + 1))
+    assert _tie_through(mixed, empty, chain) not in HOLDS
+
+
+def test_a_tie_in_a_condition_or_a_domain_is_a_tie():
+    from cdpsym.expr.domains import Interval
+    from cdpsym.expr.operators import ClassLoss
+
+    empty = Hypothesis("empty7", title="t", relation=le(Expect(ClassLoss(7)), -1))
+    in_condition = Hypothesis("mixed", title="t", relation=le(Expect(L), lam), variables={lam: real()},
+                              conditions=(le(Expect(ClassLoss(7)) + 1, lam),))
+    discharge = {condition(in_condition): Chain(Expect(ClassLoss(7)) + 1).le(0, by(empty, inside=lambda w: w + 1))}
+    chain = Chain(Expect(L)).le(0, by(in_condition, lam=0, given=discharge))
+    assert _tie_through(in_condition, empty, chain) not in HOLDS
+    from cdpsym.proof.core import _class_tokens
+
+    in_domain = Hypothesis("mixed", title="t", relation=le(Expect(L), lam),
+                           variables={lam: Interval.closed(Expect(ClassLoss(7)) + 1, sp.oo)})
+    assert len(_class_tokens(in_domain)) == 2
+    assert len(_class_tokens(Hypothesis("one", title="t", relation=le(Expect(L), lam), variables={lam: real()}))) == 1
