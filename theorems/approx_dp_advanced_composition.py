@@ -119,7 +119,7 @@ def composition_proof(eps_prime: sp.Expr, mu: sp.Expr = MU, mean: Chain | None =
         .le(Prob(sp.StrictGreaterThan(L_k(k), eps_prime)), by(tail_condition_composed, eps=eps_prime, k=k))
         .eq(Prob(sp.StrictGreaterThan(D(k) + S(k), eps_prime)),
             by(cdp_composition.part("decomposition"), given=_cdp_given(mean),
-               inside=lambda w: Prob(sp.StrictGreaterThan(w + D(k) + S(k), eps_prime)), **cdp))
+               inside=lambda w: Prob(sp.StrictGreaterThan(w, eps_prime)), **cdp))
         .le(Prob(sp.StrictGreaterThan(D(k), mean_term)) + Prob(sp.StrictGreaterThan(S(k), margin)),
             by(union_bound, Y_1=D(k), Y_2=S(k), a=mean_term, b=margin))
         .le(Prob(sp.StrictGreaterThan(S(k), margin)),

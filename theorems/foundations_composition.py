@@ -227,8 +227,9 @@ conditional_mean_definition = Axiom(
     name="conditional_mean_definition",
     title="definition: M_i is the conditional mean of step i's loss given the prefix, where that is finite",
     citation="definition (Doob decomposition; Williams 1991, §12.11).  M_i is a real random variable, so the "
-             "definition needs E[C_i | F_{i-1}] finite almost surely: it is never -oo (E[max(-C_i, 0) | F_{i-1}] <= "
-             "E[e^{-C_i} | F_{i-1}] <= 1 for a privacy loss) and at most c almost surely by the condition",
+             "definition needs E[C_i | F_{i-1}] finite almost surely.  It is never −∞, since "
+             "E[max(-C_i, 0) | F_{i-1}] <= E[e^{-C_i} | F_{i-1}] <= 1 for a privacy loss, and it is at most c almost "
+             "surely by the condition",
     relation=eq(M(i), CondExpect(C(i), i)),
     variables={i: naturals(), c: real()},
     conditions=(le(Prob(sp.StrictGreaterThan(CondExpect(C(i), i), c)), 0),),
@@ -296,7 +297,7 @@ expectation_additive = Axiom(
     title="linearity of expectation for the composed and the step privacy loss: E[L_{i-1} + C_i] = E[L_{i-1}] + E[C_i]",
     citation="e.g. Feller, Vol. II, §V.4 (additivity for variables whose negative parts are integrable); a privacy "
              "loss L has E[max(-L, 0)] <= E[e^{-L}] <= 1 (Dwork & Rothblum 2016, §2.1, arXiv:1603.01887v2), so both "
-             "expectations exist in (-oo, +oo]",
+             "expectations exist in (−∞, +∞]",
     relation=eq(Expect(L_k(i - 1) + C(i)), Expect(L_k(i - 1)) + Expect(C(i))),
     variables={i: naturals()},
 )

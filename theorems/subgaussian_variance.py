@@ -66,7 +66,7 @@ expectation_sum_nonnegative = Axiom(
     name="expectation_sum_nonnegative",
     title="**additivity of expectation** for non-negative random variables: E[Y_1 + Y_2] = E[Y_1] + E[Y_2]",
     citation="Billingsley, *Probability and Measure*, 3rd ed., §16 (linearity of the integral of non-negative "
-             "functions, values in [0, oo])",
+             "functions, values in [0, ∞])",
     relation=eq(Expect(Y1 + Y2), Expect(Y1) + Expect(Y2)),
     variables={Y1: real(), Y2: real()},
     conditions=(le(0, Y1), le(0, Y2)),

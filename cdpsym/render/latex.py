@@ -336,7 +336,8 @@ def statement_text(theorem: "Theorem") -> str:
         verb = "implies" if isinstance(subject, Notion) else "is"
         tail = " FOR " + ", ".join(f"{v} {op} {b}" for v, op, b in where) if where else ""
         return f"{subject} {verb} {target}{tail}"
-    parts = "; ".join(p.relation.plain() for p in theorem.parts)
+    auxiliary = {id(p) for p in _auxiliary_parts(theorem)}  # lemmas of the proof, not the statement
+    parts = "; ".join(p.relation.plain() for p in theorem.parts if id(p) not in auxiliary)
     hyps = [h.relation.plain() for h in theorem.hypotheses] + [c.plain() for c in theorem.conditions]
     return ("if " + "; ".join(hyps) + ", then " if hyps else "") + parts
 

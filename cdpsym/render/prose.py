@@ -229,6 +229,7 @@ def prose(s: str) -> str:
         return prose(s[: m.start()]) + r"\textbf{%s}" % prose(m.group(1)) + prose(s[m.end():])
     if "**" in s:  # Python's power, as in "Delta**2/b**2"
         s = s.replace("**", "^")
+    s = re.sub(r"(?<![\w.])oo(?![\w(])", "∞", s)  # sympy's infinity, as in "[0, oo)" or "-oo"
     m = re.search(r"(?<![\w*])\*([^*\s][^*]*?)\*(?![\w*])", s)
     if m:
         return prose(s[: m.start()]) + r"\emph{%s}" % prose(m.group(1)) + prose(s[m.end():])

@@ -55,6 +55,7 @@ def test_catalogue_is_pure_ascii(the_catalogue):
     bad = sorted({ch for ch in the_catalogue if not ch.isascii()})
     assert bad == []
     assert "[" + "greek" not in the_catalogue  # no character fell through to its Unicode name
+    assert not re.findall(r".{30}\boo\b.{10}", the_catalogue)  # sympy's infinity is \infty, never the letters
 
 
 def test_catalogue_has_title_page_contents_sections_labels_and_bibliography(the_catalogue):
@@ -175,6 +176,9 @@ def test_latex_command_misuse_is_bad_input(capsys, argv, message):
     ("a sum of k variables", r"a sum of $k$ variables"),
     ("Dwork & Rothblum 2016, §3.1", r"Dwork \& Rothblum 2016, \S{}3.1"),
     ("the **union bound**", r"the \textbf{union bound}"),
+    ("values in [0, oo)", r"values in $[0, \infty)$"),  # sympy's infinity, never the letters
+    ("exist in (-oo, +oo]", r"exist in $(-\infty, +\infty]$"),
+    ("a zoo of goods", "a zoo of goods"),
 ])
 def test_prose_typesets_pseudo_maths_as_maths(text, expected):
     assert prose(text) == expected

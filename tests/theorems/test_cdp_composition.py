@@ -26,7 +26,12 @@ def test_proved_with_all_checks_and_cites_subgaussian_sum():
     assert report.verdict == "proved"
     assert "subgaussian_sum" in report.checks["symbolic"]["cites"]
     assert [p["name"].split(".")[1] for p in report.checks["symbolic"]["parts"]] == [
-        "mean", "drift", "subgaussian", "decomposition"]
+        "mean", "drift", "subgaussian", "gap", "decomposition"]
+    # the decomposition is stated as L_k = D_k + S_k; its induction is an auxiliary fact of the proof
+    from theorems.cdp_composition import D, L_k, S, k
+
+    assert theorem.part("decomposition").relation.lhs == L_k(k)
+    assert theorem.part("decomposition").relation.rhs == D(k) + S(k)
 
 
 def test_wrong_mean_fails_symbolically_and_numerically():
