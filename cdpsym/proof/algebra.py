@@ -490,11 +490,15 @@ def sides_apart():
         _KEEP_SIDES.reset(token)
 
 
-def _shared_infinite(lhs: sp.Basic, rhs: sp.Basic) -> set:
-    """The terms on both sides of a relation that may be infinite (not shown finite in the scope at hand)."""
-    shared = _possibly_infinite_terms(lhs) & _possibly_infinite_terms(rhs)
+def _shared_infinite(lhs: sp.Basic, rhs: sp.Basic) -> bool:
+    """Do both sides of a relation have a term that may be infinite (not shown finite in the scope at hand)?
+    Not only the same term: ``KL`` and ``E[L]`` are two names of one value."""
     finite = _SCOPE_FINITE.get()
-    return {t for t in shared if finite is None or not finite(t)}
+
+    def open_terms(side: sp.Basic) -> set:
+        return {t for t in _possibly_infinite_terms(side) if finite is None or not finite(t)}
+
+    return bool(open_terms(lhs)) and bool(open_terms(rhs))
 
 
 def _canon_arg(a: sp.Basic) -> sp.Basic:
@@ -597,7 +601,8 @@ def _infinite_cases(exprs, ctx: "Context | None", exclude: Mapping | None = None
             continue
         rel = f.relation
         for t, other, side in ((rel.lhs, rel.rhs, "lhs"), (rel.rhs, rel.lhs, "rhs")):
-            if t in terms and not _maybe_infinite(other, bounded):
+            # a bound excludes an infinity only when it is itself a finite number (not oo, not -log m at m = 0)
+            if t in terms and not _maybe_infinite(other, bounded) and _finite_bound(other, ctx):
                 if rel.op == "=":
                     excluded.setdefault(t, set()).update({sp.oo, -sp.oo})
                 else:
@@ -611,6 +616,13 @@ def _infinite_cases(exprs, ctx: "Context | None", exclude: Mapping | None = None
             opts.append(-sp.oo)
         options.append(opts)
     return terms, options
+
+
+def _finite_bound(e: sp.Expr, ctx: "Context") -> bool:
+    """Is ``e``, free of terms that may be infinite, a finite number at every point of the scope?"""
+    from cdpsym.proof.core import nonfinite, well_defined
+
+    return not nonfinite(as_expr(e)) and well_defined(as_expr(e), ctx).ok is True
 
 
 def _maybe_infinite(e: sp.Expr, bounded: set) -> bool:
@@ -684,7 +696,17 @@ def extended_agree(a: sp.Expr, op: str, b: sp.Expr, ctx: "Context | None" = None
 
 
 def finite_value(e: sp.Expr, ctx: "Context | None" = None) -> Decision:
-    """Is ``e`` a finite number even where the terms that may be infinite are?"""
+    """Is ``e`` a finite number even where the terms that may be infinite are?  Never for a literal infinity
+    (``oo``), nor, in a scope, for an expression not shown defined at every point of it (``-log m`` at ``m = 0``)."""
+    from cdpsym.proof.core import nonfinite, well_defined
+
+    reason = nonfinite(as_expr(e))
+    if reason:
+        return Decision(None, reason)
+    if ctx is not None:
+        wd = well_defined(as_expr(e), ctx)
+        if wd.ok is not True:
+            return Decision(None, f"{e} is not shown defined and finite in the scope ({wd.detail})")
     terms, options = _infinite_cases((e,), ctx)
     if not terms:
         return Decision(True, "no term may be infinite")
@@ -730,9 +752,10 @@ def _bounded_variables(ctx: "Context") -> set:
                 lo, hi = c.rhs, c.lhs
             else:
                 continue
-            if hi.is_Symbol and not opaque_terms(lo) and lo.is_finite is True:
+            # the bounds are numbers (no random symbol: Pr[X <= L <= X] = 1 does not bound L)
+            if hi.is_Symbol and not opaque_terms(lo) and lo.is_finite is True and deterministic(lo):
                 lower.add(hi)
-            if lo.is_Symbol and not opaque_terms(hi) and hi.is_finite is True:
+            if lo.is_Symbol and not opaque_terms(hi) and hi.is_finite is True and deterministic(hi):
                 upper.add(lo)
         out |= lower & upper
     return out

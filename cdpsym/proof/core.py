@@ -40,7 +40,7 @@ from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
 from cdpsym.expr.symbols import L as _L, is_random_symbol, is_sequence
-from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, canon, sides_apart, deterministic, domain_key, equivalent,
+from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, _possibly_infinite_terms, canon, sides_apart, deterministic, domain_key, equivalent,
                                   extended_agree,
                                   finite_value, opaque_terms, prove_sign)
 from cdpsym.proof.crosscheck import cross_check
@@ -1157,6 +1157,46 @@ def _class_tokens(f: "Fact") -> set:
         ("class", sp.expand(n.args[0])) for x in parts for n in x.atoms(_ops.ClassLoss)}
 
 
+def _class_tie(ctx: Context) -> str:
+    """Facts (and domains) of the scope that, together, speak of two classes of pairs: the facts are grouped when
+    they share a symbol or a sequence (``E[L] <= mu`` and ``mu <= E[L^{(7)}] - 1`` tie the canonical class to
+    class 7 through ``mu``), and a group naming two classes is returned by its facts' names ('' when none)."""
+    items: list = []  # (label, linking atoms, class tokens)
+    for f in ctx.facts:
+        exprs = [f.relation.lhs, f.relation.rhs] + [x for c in f.conditions for x in (c.lhs, c.rhs)]
+        exprs += [x for d in f.variables.values() for x in (d.lo, d.hi)]
+        atoms: set = set()
+        for x in map(as_expr, exprs):
+            atoms |= x.free_symbols - set(f.variables) - {_L, _ops.P, _ops.Q}
+            atoms |= {n.func for n in x.atoms(AppliedUndef) if is_sequence(n.func)}
+        items.append((f"'{f.name}'", atoms, _class_tokens(f)))
+    for sym, dom in ctx.domains.items():
+        ends = [as_expr(dom.lo), as_expr(dom.hi)]
+        tokens = {("pair",) for x in ends if x.has(_L, _ops.P, _ops.Q)} | {
+            ("class", sp.expand(n.args[0])) for x in ends for n in x.atoms(_ops.ClassLoss)}
+        items.append((f"the domain of {sym}", {sym}.union(*(x.free_symbols for x in ends)), tokens))
+    group = list(range(len(items)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    for i in range(len(items)):
+        for j in range(i):
+            if items[i][1] & items[j][1]:
+                group[root(i)] = root(j)
+    members: dict = {}
+    for i in range(len(items)):
+        members.setdefault(root(i), []).append(i)
+    for ids in members.values():
+        tokens = set().union(*(items[i][2] for i in ids))
+        if len(tokens) > 1:
+            return ", ".join(items[i][0] for i in ids if items[i][2] or len(ids) <= 3)
+    return ""
+
+
 #: what a fact about the class of pairs may contain to be read at a member: numbers, the pair's loss L, and
 #: expectations, probabilities and indicators built from them (the pair's law); at a link of a chain of inputs
 #: also the pair's divergences (the link is a fixed pair, so they are numbers there too)
@@ -1182,10 +1222,10 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
     different one."""
     mode, i = ("step", why.at_step) if why.at_step is not None else ("link", why.at_link)
     name = "at_" + mode
-    for f in ctx.facts:  # classes are independent only if no fact in scope ties two of them together
-        if len(_class_tokens(f)) > 1:
-            return _fail(f"{name}: '{f.name}' in scope ties two classes of pairs together ({f.relation.plain()}): "
-                         f"a class that is empty makes it hold vacuously, so no class can be read at a member")
+    tie = _class_tie(ctx)  # classes are independent only if nothing in scope ties two of them together
+    if tie:
+        return _fail(f"{name}: {tie} ties two classes of pairs together: a class that is empty makes such facts "
+                     f"hold vacuously, so no class can be read at a member")
     if not deterministic(i) or opaque_terms(i) or foreign(i):
         return _fail(f"{name}: the {mode} {i} must be a number (no random quantity, no opaque term)")
     from cdpsym.expr.domains import naturals
@@ -1490,6 +1530,10 @@ def _match(why: By, lhs, rhs, rel: Rel, ctx: Context) -> tuple[Decision, str | N
             untouched = sp.Add(*[t for t in opaque_terms(cl) if not t.has(core) and t != core])
             if rewritten != cl and _cancelled_infinite((untouched, value), rewritten, ctx):
                 continue  # sympy cancelled a possibly infinite term while rewriting (E[L] + 1 - E[L])
+            around = _infinite_anywhere(subst(cl, {core: sp.S.Zero}))
+            if rewritten != cl and any(finite_value(x, ctx).ok is not True
+                                       for x in _infinite_anywhere(value) & around):
+                continue  # the value's term meets itself around the rewritten one: 2 KL - E[L] -> KL cancels too
             if rewritten != cl:
                 d2 = equivalent(rewritten, rhs, ctx)
                 if d2.ok is True:
@@ -1497,6 +1541,15 @@ def _match(why: By, lhs, rhs, rel: Rel, ctx: Context) -> tuple[Decision, str | N
                 if d2.ok is None and d.ok is False:
                     d = d2
     return d, "="
+
+
+def _infinite_anywhere(e: sp.Basic) -> set:
+    """The terms of ``e`` that may be infinite, at any depth (inside events and expectations too)."""
+    out: set = set()
+    for node in sp.preorder_traversal(as_expr(e)):
+        if isinstance(node, OPAQUE) or isinstance(node, (sp.Integral, sp.Sum, sp.Product, AppliedUndef)):
+            out |= _possibly_infinite_terms(node)
+    return out
 
 
 def _finite_by_fact(t: sp.Basic, a, b, fop: str, ctx: Context) -> bool:

@@ -14,10 +14,12 @@ the pair's), a divergence, a game object, and the bridges of ``foundations_compo
 
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 
 from cdpsym.errors import ProofError
 from cdpsym.expr import L, X, k, lam, mu, naturals, positive, real
+from cdpsym.expr.domains import Interval
 from cdpsym.expr.operators import KL, CondExpect, Expect, Indicator, P, Prob, Q, StepLoss
 from cdpsym.proof import Chain, Hypothesis, Part, Rel, Theorem, algebra, by, eq, le, sign, symbolic_check
 from cdpsym.proof.core import KERNEL_RULES
@@ -436,3 +438,74 @@ def test_a_tie_in_a_condition_or_a_domain_is_a_tie():
                            variables={lam: Interval.closed(Expect(ClassLoss(7)) + 1, sp.oo)})
     assert len(_class_tokens(in_domain)) == 2
     assert len(_class_tokens(Hypothesis("one", title="t", relation=le(Expect(L), lam), variables={lam: real()}))) == 1
+
+
+# -- red-team regressions, fifth review --------------------------------------------------------------------------------
+
+def _doubled_and_single():
+    """Pr[2E[L] > E[L] + 1] and Pr[E[L] > 1]: 0 and 1 where E[L] = +oo."""
+    return Prob(sp.StrictGreaterThan(2 * Expect(L), Expect(L) + 1)), Prob(sp.StrictGreaterThan(Expect(L), 1))
+
+
+@pytest.mark.parametrize("bound, variables", [
+    (sp.oo, {}),  # a literal infinity bounds nothing
+    (-sp.log(sp.Symbol("m", nonnegative=True)), {sp.Symbol("m", nonnegative=True): Interval.closed(0, 1)}),  # +oo at m = 0
+])
+def test_a_bound_that_may_be_infinite_does_not_make_a_term_finite(bound, variables):
+    h = Hypothesis("h", title="E[L] <= bound", relation=le(Expect(L), bound))
+    e1, e2 = _doubled_and_single()
+    assert _status(e1, "=", e2, Chain(e1).eq(e2, algebra()), variables, (h,)) not in HOLDS
+
+
+def test_a_random_range_does_not_bound_a_variable():
+    h = Hypothesis("h", title="L = X a.s.", relation=eq(Prob(sp.And(sp.Le(X, L), sp.Le(L, X))), 1))
+    e1, e2 = _doubled_and_single()
+    assert _status(e1, "=", e2, Chain(e1).eq(e2, algebra()), {}, (h,)) not in HOLDS
+
+
+def test_two_names_of_one_infinite_value_on_the_two_sides_of_an_event():
+    from cdpsym.expr.operators import KL, P, Q
+    from theorems.foundations import kl_is_mean_loss
+
+    d = KL(P, Q)  # = E[L]: 2 KL > E[L] + 1 is not 2 KL - E[L] > 1 where both are +oo
+    e1, mid, e2 = (Prob(sp.StrictGreaterThan(2 * d, Expect(L) + 1)), Prob(sp.StrictGreaterThan(2 * d - Expect(L), 1)),
+                   Prob(sp.StrictGreaterThan(d, 1)))
+    assert _status(e1, "=", e2, Chain(e1).eq(mid, algebra()).eq(e2, by(kl_is_mean_loss)), {}, ()) not in HOLDS
+
+
+def test_a_rewrite_does_not_merge_a_term_with_its_own_value():
+    from cdpsym.expr.operators import KL, P, Q
+    from theorems.foundations import kl_is_mean_loss
+
+    d = KL(P, Q)
+    assert _status(2 * d - Expect(L), "=", d, Chain(2 * d - Expect(L)).eq(d, by(kl_is_mean_loss)), {}, ()) \
+        not in HOLDS  # oo - oo where KL = E[L] = +oo
+    inner = Prob(sp.StrictGreaterThan(2 * d - Expect(L), 1))  # the same, inside an event
+    single = Prob(sp.StrictGreaterThan(d, 1))
+    assert _status(inner, "=", single, Chain(inner).eq(single, by(kl_is_mean_loss)), {}, ()) not in HOLDS
+
+
+def test_a_variable_is_never_instantiated_at_infinity():
+    from theorems.foundations import gaussian_integral
+
+    v = sp.Symbol("v", real=True)
+    vacuous = Hypothesis("vacuous", title="exp(-v) = 0 implies 1 <= 0", relation=le(sp.S(1), sp.S(0)),
+                         variables={v: real()}, conditions=(eq(sp.exp(-v), 0),))
+    assert _status(sp.S(1), "<=", 0, Chain(sp.S(1)).le(0, by(vacuous, v=sp.oo)), {}, (vacuous,)) not in HOLDS
+    zero = sp.Integral(sp.S(0), (sp.Symbol("y", real=True), -sp.oo, sp.oo))  # the density at m = oo is 0
+    assert _status(zero, "=", 1, Chain(zero).eq(1, by(gaussian_integral, m=sp.oo, s=1)), {}, ()) not in HOLDS
+
+
+def test_classes_tied_through_a_shared_variable():
+    from cdpsym.expr.operators import ClassLoss
+
+    h1 = Hypothesis("h1", title="E[L] <= mu", relation=le(Expect(L), mu))
+    h2 = Hypothesis("h2", title="mu <= E[L7] - 1", relation=le(mu, Expect(ClassLoss(7)) - 1))
+    h3 = Hypothesis("h3", title="E[L7] <= 0", relation=le(Expect(ClassLoss(7)), 0))
+    lemma = Part("lemma", le(Expect(L), -1), proof=Chain(Expect(L)).le(mu, by(h1)).le(Expect(ClassLoss(7)) - 1, by(h2))
+                 .le(-1, by(h3, inside=lambda w: w - 1)))
+    target = Prob(sp.StrictGreaterThan(CondExpect(C(1), 1), -1))
+    step = Part("step", le(target, 0), proof=Chain(target).le(0, by(lemma, at_step=1)))
+    thm = Theorem(name="tied", reference="", source="t", title="t", variables={mu: real()},
+                  hypotheses=(h1, h2, h3), parts=(lemma, step))
+    assert [p.status for p in symbolic_check(thm).parts] == ["proved", "failed"]
