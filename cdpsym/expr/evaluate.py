@@ -231,8 +231,8 @@ def evaluate(expr: sp.Expr, values: Mapping[sp.Basic, Any], ctx: Any) -> Any:
             return total
         if e.is_Pow:
             base, exponent = e.args
-            if exponent.is_Integer:
-                n = int(exponent)
+            if exponent.is_Integer or exponent.is_integer:  # X**(2m + 1) at X < 0 is real: integer powering
+                n = int(exponent) if exponent.is_Integer else _exact_int(ev(exponent))
                 bv = ev(base)
                 return bv ** n if n >= 0 else 1 / (bv ** (-n))
             if exponent == sp.Rational(1, 2):

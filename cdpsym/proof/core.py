@@ -333,7 +333,7 @@ _DEFINED_CACHE: dict = {}
 
 def well_defined(e: sp.Expr, ctx: Context) -> Decision:
     """Cached :func:`_well_defined` (a chain's sides recur: each step's right side is the next one's left)."""
-    key = (e, frozenset(ctx.domains.items()))
+    key = (e, frozenset(ctx.domains.items()), tuple(ctx.facts))  # facts decide events' forms (algebra.in_scope)
     hit = _DEFINED_CACHE.get(key)
     if hit is None:
         if len(_DEFINED_CACHE) > 20000:
@@ -1158,43 +1158,24 @@ def _class_tokens(f: "Fact") -> set:
 
 
 def _class_tie(ctx: Context) -> str:
-    """Facts (and domains) of the scope that, together, speak of two classes of pairs: the facts are grouped when
-    they share a symbol or a sequence (``E[L] <= mu`` and ``mu <= E[L^{(7)}] - 1`` tie the canonical class to
-    class 7 through ``mu``), and a group naming two classes is returned by its facts' names ('' when none)."""
-    items: list = []  # (label, linking atoms, class tokens)
+    """The facts (and domains) of the scope when, together, they speak of more than one class of pairs ('' when
+    they speak of one at most).  Facts about two classes can tie them through any shared term -- a symbol, a
+    number, a game object (``E[L] <= 5`` and ``5 <= E[L^{(7)}] - 1``) -- so the scope as a whole is read."""
+    named: list = []
+    tokens: set = set()
     for f in ctx.facts:
-        exprs = [f.relation.lhs, f.relation.rhs] + [x for c in f.conditions for x in (c.lhs, c.rhs)]
-        exprs += [x for d in f.variables.values() for x in (d.lo, d.hi)]
-        atoms: set = set()
-        for x in map(as_expr, exprs):
-            atoms |= x.free_symbols - set(f.variables) - {_L, _ops.P, _ops.Q}
-            atoms |= {n.func for n in x.atoms(AppliedUndef) if is_sequence(n.func)}
-        items.append((f"'{f.name}'", atoms, _class_tokens(f)))
+        t = _class_tokens(f)
+        if t:
+            named.append(f"'{f.name}'")
+            tokens |= t
     for sym, dom in ctx.domains.items():
         ends = [as_expr(dom.lo), as_expr(dom.hi)]
-        tokens = {("pair",) for x in ends if x.has(_L, _ops.P, _ops.Q)} | {
+        t = {("pair",) for x in ends if x.has(_L, _ops.P, _ops.Q)} | {
             ("class", sp.expand(n.args[0])) for x in ends for n in x.atoms(_ops.ClassLoss)}
-        items.append((f"the domain of {sym}", {sym}.union(*(x.free_symbols for x in ends)), tokens))
-    group = list(range(len(items)))
-
-    def root(i: int) -> int:
-        while group[i] != i:
-            group[i] = group[group[i]]
-            i = group[i]
-        return i
-
-    for i in range(len(items)):
-        for j in range(i):
-            if items[i][1] & items[j][1]:
-                group[root(i)] = root(j)
-    members: dict = {}
-    for i in range(len(items)):
-        members.setdefault(root(i), []).append(i)
-    for ids in members.values():
-        tokens = set().union(*(items[i][2] for i in ids))
-        if len(tokens) > 1:
-            return ", ".join(items[i][0] for i in ids if items[i][2] or len(ids) <= 3)
-    return ""
+        if t:
+            named.append(f"the domain of {sym}")
+            tokens |= t
+    return ", ".join(named) if len(tokens) > 1 else ""
 
 
 #: what a fact about the class of pairs may contain to be read at a member: numbers, the pair's loss L, and

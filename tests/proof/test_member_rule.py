@@ -509,3 +509,29 @@ def test_classes_tied_through_a_shared_variable():
     thm = Theorem(name="tied", reference="", source="t", title="t", variables={mu: real()},
                   hypotheses=(h1, h2, h3), parts=(lemma, step))
     assert [p.status for p in symbolic_check(thm).parts] == ["proved", "failed"]
+
+
+# -- red-team regressions, sixth review --------------------------------------------------------------------------------
+
+def test_a_well_definedness_verdict_does_not_leak_from_a_scope_with_more_facts():
+    e = Expect(L)
+    s = 1 / (Prob(sp.StrictGreaterThan(2 * e, e + 1)) - Prob(sp.StrictGreaterThan(e, 1)) + 1)  # 1/0 at E[L] = +oo
+    finite = Hypothesis("finite", title="E[L] <= mu", relation=le(e, mu))
+    assert _status(s, "=", s, Chain(s), {mu: real()}, (finite,)) == "proved"  # E[L] finite: s = 1
+    assert _status(s, "=", s, Chain(s), {mu: real()}, ()) not in HOLDS  # the same domains, without the fact
+
+
+@pytest.mark.parametrize("link", [sp.Integer(5), Expect(C(1))])
+def test_classes_tied_through_a_number_or_a_game_object(link):
+    from cdpsym.expr.operators import ClassLoss
+
+    h1 = Hypothesis("h1", title="E[L] <= link", relation=le(Expect(L), link))
+    h2 = Hypothesis("h2", title="link <= E[L7] - 1", relation=le(link, Expect(ClassLoss(7)) - 1))
+    h3 = Hypothesis("h3", title="E[L7] <= 0", relation=le(Expect(ClassLoss(7)), 0))
+    lemma = Part("lemma", le(Expect(L), -1), proof=Chain(Expect(L)).le(link, by(h1)).le(Expect(ClassLoss(7)) - 1, by(h2))
+                 .le(-1, by(h3, inside=lambda w: w - 1)))
+    target = Prob(sp.StrictGreaterThan(CondExpect(C(1), 1), -1))
+    step = Part("step", le(target, 0), proof=Chain(target).le(0, by(lemma, at_step=1)))
+    thm = Theorem(name="tied", reference="", source="t", title="t", variables={}, hypotheses=(h1, h2, h3),
+                  parts=(lemma, step))
+    assert [p.status for p in symbolic_check(thm).parts] == ["proved", "failed"]
