@@ -55,7 +55,8 @@ nu_vec = sequence("nu_vec", r"\nu")  # ν = f(x'), coordinate j
 Z_vec = sp.Function("Z_vec", real=True,
                     _latex=lambda self, printer, exp=None: r"Z_{%s}" % printer._print(self.args[0])
                     + (f"^{{{exp}}}" if exp else ""))
-#: S_n, the privacy loss of the first n coordinates (a random sequence; ``loss_sum_definition``)
+#: S_n = S_vec(n, σ), the privacy loss of the first n coordinates at noise scale σ (a random sequence, defined by
+#: ``loss_sum_start`` and ``loss_sum_step``; σ is an argument: the loss is a different random variable for each σ)
 S_vec = sp.Function("S_vec", real=True,
                     _latex=lambda self, printer, exp=None: r"S_{%s}" % printer._print(self.args[0])
                     + (f"^{{{exp}}}" if exp else ""))
@@ -110,7 +111,7 @@ loss_sum_start = Axiom(
     title="definition: S_1 = ℓ_1, the privacy loss of the first coordinate",
     citation="definition: the log-likelihood ratio of the first coordinate at y_1 = μ_1 + σZ_1 (the density of a "
              "product measure is the product of the densities: Billingsley, *Probability and Measure*, 3rd ed., §18)",
-    relation=eq(S_vec(1), _coordinate_loss(1)),
+    relation=eq(S_vec(1, sigma), _coordinate_loss(1)),
     variables={sigma: positive()},
 )
 
@@ -120,7 +121,7 @@ loss_sum_step = Axiom(
     citation="definition: the density of N(μ, σ² I_d) is the product of its coordinates' densities (Billingsley, "
              "*Probability and Measure*, 3rd ed., §18), so the log-likelihood ratio of the first j coordinates is the "
              "sum of theirs",
-    relation=eq(S_vec(_j), S_vec(_j - 1) + _coordinate_loss(_j)),
+    relation=eq(S_vec(_j, sigma), S_vec(_j - 1, sigma) + _coordinate_loss(_j)),
     variables={_j: Interval.closed(2, sp.oo, integer=True), sigma: positive()},
 )
 
@@ -130,8 +131,8 @@ independent_coordinate = Axiom(
     citation="independence: E[XY] = E[X] E[Y] for independent non-negative X, Y (values in [0, ∞]); Billingsley, "
              "*Probability and Measure*, 3rd ed., §21; here X = exp(u S_{j-1}) is a function of Z_1, ..., Z_{j-1} and "
              "Y = exp(u ℓ_j) one of Z_j, and the mechanism draws the coordinates of its noise independently",
-    relation=eq(Expect(sp.exp(_u * S_vec(_j - 1) + _u * _coordinate_loss(_j))),
-                Expect(sp.exp(_u * S_vec(_j - 1))) * Expect(sp.exp(_u * _coordinate_loss(_j)))),
+    relation=eq(Expect(sp.exp(_u * S_vec(_j - 1, sigma) + _u * _coordinate_loss(_j))),
+                Expect(sp.exp(_u * S_vec(_j - 1, sigma))) * Expect(sp.exp(_u * _coordinate_loss(_j)))),
     variables={_u: real(), _j: Interval.closed(2, sp.oo, integer=True), sigma: positive()},
 )
 
@@ -143,7 +144,7 @@ gaussian_vector_pair = Hypothesis(
     name="gaussian_vector_pair",
     title="(P, Q) = (N(μ, σ² I_d), N(ν, σ² I_d)): the loss at the output y = μ + σZ ~ P is the sum S_d of the "
           "coordinates' losses",
-    relation=eq(L, S_vec(dim)),
+    relation=eq(L, S_vec(dim, sigma)),
 )
 
 l2_sensitivity = Hypothesis(
@@ -163,14 +164,15 @@ def _step(n: sp.Expr, first: bool, ih=None) -> Chain:
     """E[e^{λ S_n}] = e^{λ(λ+1) Σ_{j≤n} a_j²/(2σ²)}, the last coordinate split off (``first``: n = 1)."""
     t, c = lam * _gap(n) / sigma, lam * _gap(n) ** 2 / (2 * sigma ** 2)
     last = Expect(sp.exp(lam * _coordinate_loss(n)))
-    chain = Chain(Expect(sp.exp(lam * S_vec(n))))
+    chain = Chain(Expect(sp.exp(lam * S_vec(n, sigma))))
     if first:
         chain = chain.eq(last, by(loss_sum_start, sigma=sigma))
     else:
         chain = (chain
-                 .eq(Expect(sp.exp(lam * S_vec(n - 1) + lam * _coordinate_loss(n))),
+                 .eq(Expect(sp.exp(lam * S_vec(n - 1, sigma) + lam * _coordinate_loss(n))),
                      by(loss_sum_step, j=n, sigma=sigma))
-                 .eq(Expect(sp.exp(lam * S_vec(n - 1))) * last, by(independent_coordinate, u=lam, j=n, sigma=sigma))
+                 .eq(Expect(sp.exp(lam * S_vec(n - 1, sigma))) * last,
+                     by(independent_coordinate, u=lam, j=n, sigma=sigma))
                  .eq(_mgf(n - 1) * last, by(ih)))
     before = sp.S.One if first else _mgf(n - 1)
     return chain.eq(before * sp.exp(c + t ** 2 / 2), by(coordinate_normal_mgf, t=t, c=c, j=n)).eq(_mgf(n), algebra())
@@ -179,8 +181,9 @@ def _step(n: sp.Expr, first: bool, ih=None) -> Chain:
 def make_mgf_lemma(target: sp.Expr | None = None) -> Theorem:
     """The MGF of the partial sums, with the claimed closed form ``target`` (mutants change it)."""
     target = _mgf(dim) if target is None else target
-    ih = Hypothesis("ih", title="induction hypothesis", relation=eq(Expect(sp.exp(lam * S_vec(dim))), _mgf(dim)))
-    proof = Chain(Expect(sp.exp(lam * S_vec(dim)))).eq(_mgf(dim), induction(
+    ih = Hypothesis("ih", title="induction hypothesis",
+                    relation=eq(Expect(sp.exp(lam * S_vec(dim, sigma))), _mgf(dim)))
+    proof = Chain(Expect(sp.exp(lam * S_vec(dim, sigma)))).eq(_mgf(dim), induction(
         dim, _step(sp.S.One, True), _step(dim + 1, False, ih)))
     if target != _mgf(dim):
         proof = proof.eq(target, algebra())
@@ -192,7 +195,7 @@ def make_mgf_lemma(target: sp.Expr | None = None) -> Theorem:
         variables={dim: naturals(sample_lo=1, sample_hi=6), sigma: positive(sample_lo=0.2, sample_hi=10),
                    lam: real(sample_lo=-3, sample_hi=3)},
         sequences={mu_vec: real(sample_lo=-2, sample_hi=2), nu_vec: real(sample_lo=-2, sample_hi=2)},
-        parts=(Part("main", eq(Expect(sp.exp(lam * S_vec(dim))), target), proof=proof,
+        parts=(Part("main", eq(Expect(sp.exp(lam * S_vec(dim, sigma))), target), proof=proof,
                     ground_truth=lambda v, dps: _product_truth(v, dps, clip=False)),),
         numeric_points=({"d": "1", "sigma": "1", "lam": "0.5", "mu_vec": "1", "nu_vec": "0"},
                         {"d": "3", "sigma": "2", "lam": "-1.5", "mu_vec": "0.5 1 -1", "nu_vec": "0 0.3 0.2"}),
@@ -238,7 +241,7 @@ def make(rho: sp.Expr = RHO) -> Theorem:
     bound = sp.exp(lam * (lam + 1) * rho)
     proof = (
         Chain(Expect(sp.exp(lam * L)))
-        .eq(Expect(sp.exp(lam * S_vec(dim))), by(gaussian_vector_pair))
+        .eq(Expect(sp.exp(lam * S_vec(dim, sigma))), by(gaussian_vector_pair))
         .eq(_mgf(dim), by(gaussian_vector_mgf, lam=lam, d=dim, sigma=sigma))
         .le(sp.exp(lam * (lam + 1) * RHO),
             by(l2_sensitivity, inside=lambda w: sp.exp(lam * (lam + 1) * w / (2 * sigma ** 2))))

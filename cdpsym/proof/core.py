@@ -65,8 +65,28 @@ def register_axioms(*axioms: Axiom) -> None:
         old = _TRUSTED.get(ax.name)
         if old is not None and old[0] is not ax:
             raise ProofError(f"an axiom named {ax.name!r} is already in the trusted base")
+        _functional_definition(ax)
         if old is None:
             _TRUSTED[ax.name] = (ax, _fact_print(ax))
+
+
+def _functional_definition(ax: Axiom) -> None:
+    """An equation that defines a random sequence term (``S(j) = ...``) must be a function of that term's arguments:
+    a variable of the other side that the term does not name would give one random variable several values
+    (``S(1) = a Z/sigma`` for every sigma > 0 makes any two values of sigma equal)."""
+    from sympy.core.function import AppliedUndef as _Undef
+
+    rel = ax.relation
+    if rel.op != "=":
+        return
+    for side, other in ((rel.lhs, rel.rhs), (rel.rhs, rel.lhs)):
+        side, other = as_expr(side), as_expr(other)
+        if isinstance(side, _Undef) and not is_sequence(side.func):
+            loose = (other.free_symbols & set(ax.variables)) - side.free_symbols
+            if loose:
+                raise ProofError(f"axiom {ax.name!r} defines the random term {side} by a right side with the variables "
+                                 f"{sorted(map(str, loose))}, which the term does not name: a definition must give "
+                                 f"one value (make them arguments of the term)")
 
 
 def is_trusted(ax: Fact) -> bool:

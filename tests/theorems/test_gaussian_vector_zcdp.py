@@ -119,3 +119,36 @@ def test_a_wrong_exponent_in_the_induction_fails():
 def test_the_dimension_is_a_positive_integer():
     assert mod.theorem.variables[mod.dim] == naturals(sample_lo=1, sample_hi=6)
     assert mod.theorem.parts[0].relation == le(Expect(sp.exp(lam * mod.L)), sp.exp(lam * (lam + 1) * mod.RHO))
+
+
+def test_the_loss_is_a_different_random_variable_at_each_noise_scale():
+    """Red-team regression: when σ was a variable of the definitions but not an argument of S, the axioms gave S_1
+    two values (a Z_1/σ + a²/(2σ²) at σ = 1 and at σ = 2), and e^{a²} = e^{a²/4} was proved."""
+    a = mod.mu_vec(1) - mod.nu_vec(1)
+
+    def mgf_at(s):
+        start = Expect(sp.exp(mod.S_vec(1, s)))
+        return Part(f"at_{s}", eq(start, sp.exp(a ** 2 / s ** 2)), proof=Chain(start)
+                    .eq(Expect(sp.exp(mod._coordinate_loss(1).subs(sigma, s))),
+                        by(mod.loss_sum_start, sigma=s, inside=lambda w: Expect(sp.exp(w))))
+                    .eq(sp.exp(a ** 2 / s ** 2), by(mod.coordinate_normal_mgf, t=a / s, c=a ** 2 / (2 * s ** 2), j=1)))
+
+    one, two = mgf_at(sp.Integer(1)), mgf_at(sp.Integer(2))
+    main = Part("main", eq(sp.exp(a ** 2), sp.exp(a ** 2 / 4)), proof=Chain(sp.exp(a ** 2))
+                .eq(Expect(sp.exp(mod.S_vec(1, 1))), by(one)).eq(sp.exp(a ** 2 / 4), by(two)))
+    t = Theorem(name="two_scales", reference="", source="t", title="t", variables={},
+                sequences={mod.mu_vec: real(), mod.nu_vec: real()}, parts=(one, two, main))
+    statuses = [p.status for p in symbolic_check(t).parts]
+    assert statuses[:2] == ["proved", "proved"] and statuses[2] not in HOLDS
+
+
+def test_a_definition_of_a_random_term_must_name_its_variables():
+    import pytest
+
+    from cdpsym.errors import ProofError
+    from cdpsym.proof import Axiom, register_axioms
+
+    bad = Axiom(name="loose_definition", title="t", citation="t", relation=eq(mod.S_vec(1, 1), mod.Z_vec(1) / sigma),
+                variables={sigma: positive()})
+    with pytest.raises(ProofError, match="does not name"):
+        register_axioms(bad)
