@@ -68,6 +68,14 @@ class Interval:
     sample_hi: float | None = None
     log_scale: bool = False
 
+    def __post_init__(self) -> None:
+        # a domain is a set of real numbers: an infinite end is never in it, whatever bracket was written
+        # ([0, oo] is [0, oo)), so no variable can take the value +-oo
+        if self.lo == sp.S.NegativeInfinity and not self.left_open:
+            object.__setattr__(self, "left_open", True)
+        if self.hi == sp.S.Infinity and not self.right_open:
+            object.__setattr__(self, "right_open", True)
+
     # -- construction helpers -------------------------------------------------
     @classmethod
     def open(cls, lo: object, hi: object, **kw: object) -> "Interval":
@@ -85,6 +93,8 @@ class Interval:
     def contains(self, value: object) -> bool | None:
         """True/False when decidable, None when sympy cannot decide (symbolic value)."""
         v = as_expr(value)
+        if v.is_extended_real is False or v.is_finite is False or v.has(sp.nan, sp.zoo):
+            return False  # not a real number (+-oo, a complex number): in no domain
         if self.integer and v.is_integer is False:
             return False
         checks = []

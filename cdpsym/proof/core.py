@@ -1225,8 +1225,8 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
     name = "at_" + mode
     tie = _class_tie(ctx)  # classes are independent only if nothing in scope ties two of them together
     if tie:
-        return _fail(f"{name}: {tie} ties two classes of pairs together: a class that is empty makes such facts "
-                     f"hold vacuously, so no class can be read at a member")
+        return _fail(f"{name}: {tie} ties two classes of pairs together: the rule reads one class at a time "
+                     f"(docs/kernel.md, the class-member rule)")
     if not deterministic(i) or opaque_terms(i) or foreign(i):
         return _fail(f"{name}: the {mode} {i} must be a number (no random quantity, no opaque term)")
     from cdpsym.expr.domains import naturals

@@ -535,3 +535,16 @@ def test_classes_tied_through_a_number_or_a_game_object(link):
     thm = Theorem(name="tied", reference="", source="t", title="t", variables={}, hypotheses=(h1, h2, h3),
                   parts=(lemma, step))
     assert [p.status for p in symbolic_check(thm).parts] == ["proved", "failed"]
+
+
+# -- red-team regressions, eighth review -------------------------------------------------------------------------------
+
+def test_a_domain_is_a_set_of_reals_whatever_bracket_closes_it_at_infinity():
+    """Interval.closed(0, oo) contained oo; with m there and E[L] <= m, E[L] counted as finite though m = +oo
+    made it unbounded.  A domain now never contains +-oo: the proof below is right (m is a real number)."""
+    m = sp.Symbol("m", nonnegative=True)
+    dom = Interval.closed(0, sp.oo)
+    assert dom.right_open and dom.contains(sp.oo) is False and real().contains(-sp.oo) is False
+    h = Hypothesis("h", title="E[L] <= m", relation=le(Expect(L), m))
+    e1, e2 = _doubled_and_single()
+    assert _status(e1, "=", e2, Chain(e1).eq(e2, algebra()), {m: dom}, (h,)) == "proved"
