@@ -457,8 +457,8 @@ _SCOPE_FINITE: contextvars.ContextVar = contextvars.ContextVar("_SCOPE_FINITE", 
 
 @contextmanager
 def in_scope(ctx: "Context | None"):
-    """Canonical forms taken inside this block may use what ``ctx`` shows finite: an event whose sides share a
-    term shown finite there is written ``(a - b) R 0``."""
+    """Canonical forms taken inside this block may use what ``ctx`` shows finite: an event is written
+    ``(a - b) R 0`` when the terms that may be infinite on one of its sides are all shown finite there."""
     if ctx is None:
         yield
         return
@@ -846,7 +846,7 @@ def equivalent(a: sp.Expr, b: sp.Expr, ctx: Context, samples: int = 4) -> Decisi
     ext = extended_agree(a, "=", b, ctx)
     if ext.ok is not True:
         return ext
-    with in_scope(ctx):  # an event's sides are subtracted only where the terms they share are finite
+    with in_scope(ctx):  # an event's sides are subtracted only where one side's terms are shown finite
         ca, cb = canon(a), canon(b)
     if ca == cb:
         return Decision(True, "identical canonical forms")

@@ -40,9 +40,9 @@ from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
 from cdpsym.expr.symbols import L as _L, is_random_symbol, is_sequence
-from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, _possibly_infinite_terms, canon, sides_apart, deterministic, domain_key, equivalent,
-                                  extended_agree,
-                                  finite_value, opaque_terms, prove_sign)
+from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, _possibly_infinite_terms, canon, deterministic,
+                                  domain_key, equivalent, extended_agree, finite_value, opaque_terms, prove_sign,
+                                  sides_apart)
 from cdpsym.proof.crosscheck import cross_check
 from cdpsym.proof.kernel import (OPS, Algebra, Axiom, By, Chain, Fact, Hypothesis, IntervalBound, Induction,
                                  LimitAtEnd, Monotone, Numeric, Split, Rel, Sign, Specialize, Step, StepResult, Taylor, STATUS_ORDER, compose_ops,
