@@ -68,6 +68,12 @@ def register_axioms(*axioms: Axiom) -> None:
         _functional_definition(ax)
         if old is None:
             _TRUSTED[ax.name] = (ax, _fact_print(ax))
+            # symbols the axiom leaves free (other than the pair): fixed objects of the trusted base, such as the
+            # standard normal Z of ``standard_normal_mgf``; a scope that declares one may not rest on the axiom
+            _AXIOM_GLOBALS[ax.name] = frozenset(_fact_free_symbols(ax) - {_L, _ops.P, _ops.Q})
+
+
+_AXIOM_GLOBALS: dict = {}
 
 
 def _functional_definition(ax: Axiom) -> None:
@@ -1054,6 +1060,10 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     standing = _standing(fact, ctx, stack)
     if standing.status == "failed":
         return standing
+    captured = set().union(*(_AXIOM_GLOBALS.get(a, frozenset()) for a in standing.axioms)) & set(ctx.domains)
+    if captured:  # the trusted base's own Z (the standard normal) is not a variable of this scope of the same name
+        return _fail(f"{fact.name} rests on axioms about {sorted(map(str, captured))} (a fixed random variable of the "
+                     f"trusted base), which this scope declares as a variable: rename the variable")
     at_member = why.at_step is not None or why.at_link is not None
     # a fact read at a member of the class (at_step/at_link), or a theorem that did so, holds for every pair of a
     # class only: what it rests on must hold for every pair too -- the scope without the conditions a `given`

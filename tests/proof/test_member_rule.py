@@ -543,3 +543,27 @@ def test_a_domain_is_a_set_of_reals_whatever_bracket_closes_it_at_infinity():
     h = Hypothesis("h", title="E[L] <= m", relation=le(Expect(L), m))
     e1, e2 = _doubled_and_single()
     assert _status(e1, "=", e2, Chain(e1).eq(e2, algebra()), {m: dom}, (h,)) == "proved"
+
+
+# -- red-team regressions, ninth review --------------------------------------------------------------------------------
+
+def test_a_scope_may_not_capture_the_trusted_bases_standard_normal():
+    """standard_normal_mean speaks of the fixed standard normal Z; a theorem that declares a variable Z (any real
+    random variable, e.g. Z = 1) may not rest on it, directly or through a theorem that did."""
+    from cdpsym.expr.domains import Interval
+    from theorems.foundations_composition import Z, standard_normal_mean
+
+    mean = Expect(Z)
+    assert _status(mean, "=", 0, Chain(mean).eq(0, by(standard_normal_mean)), {Z: real()}, ()) not in HOLDS
+    assert _status(mean, "=", 0, Chain(mean).eq(0, by(standard_normal_mean)), {}, ()) == "proved"
+    assert _status(mean, "=", 0, Chain(mean).eq(0, by(standard_normal_mean)), {Z: Interval.closed(1, 2)}, ()) \
+        not in HOLDS
+    import theorems
+
+    gaussian = theorems.get("gaussian_cdp")
+    assert "standard_normal_mean" in symbolic_check(gaussian).axioms
+    mean_part = gaussian.part("mean")
+    lhs, rhs = mean_part.relation.lhs, mean_part.relation.rhs
+    cited = Chain(lhs).le(rhs, by(mean_part))
+    assert _status(lhs, "<=", rhs, cited, dict(gaussian.variables), gaussian.hypotheses) == "proved"
+    assert _status(lhs, "<=", rhs, cited, {**dict(gaussian.variables), Z: real()}, gaussian.hypotheses) not in HOLDS
