@@ -212,21 +212,29 @@ def genuine(cert: object) -> bool:
             and cert.fingerprint == _fingerprint(cert.theorem, cert.part))
 
 
+def _srepr(e) -> str:
+    """``sp.srepr`` and what it leaves out: which function class each undefined function is (a sequence of numbers
+    and a random sequence of the same name print alike)."""
+    e = as_expr(e)
+    heads = sorted((type(n).__name__, id(type(n)), is_sequence(type(n))) for n in e.atoms(AppliedUndef))
+    return sp.srepr(e) + (repr(heads) if heads else "")
+
+
 def _dom_print(d) -> tuple:
-    return (sp.srepr(d.lo), sp.srepr(d.hi), d.left_open, d.right_open, d.integer)
+    return (_srepr(d.lo), _srepr(d.hi), d.left_open, d.right_open, d.integer)
 
 
 def _fact_print(f) -> tuple:
     """Everything a fact states: name, relation, quantified variables with domains, conditions, restrictions."""
-    return (f.name, sp.srepr(f.relation.lhs), f.relation.op, sp.srepr(f.relation.rhs),
-            tuple((sp.srepr(v), _dom_print(d)) for v, d in f.variables.items()),
-            tuple((sp.srepr(c.lhs), c.op, sp.srepr(c.rhs)) for c in f.conditions),
+    return (f.name, _srepr(f.relation.lhs), f.relation.op, _srepr(f.relation.rhs),
+            tuple((_srepr(v), _dom_print(d)) for v, d in f.variables.items()),
+            tuple((_srepr(c.lhs), c.op, _srepr(c.rhs)) for c in f.conditions),
             tuple((k, tuple(map(sp.srepr, v))) for k, v in dict(getattr(f, "free_of", {}) or {}).items()))
 
 
 def _fingerprint(theorem, part) -> str:
     return repr((_fact_print(part), tuple(_fact_print(h) for h in theorem.hypotheses),
-                 tuple((sp.srepr(v), _dom_print(d)) for v, d in theorem.variables.items()), id(part.proof)))
+                 tuple((_srepr(v), _dom_print(d)) for v, d in theorem.variables.items()), id(part.proof)))
 
 
 # -- substitution ------------------------------------------------------------------------------------

@@ -567,3 +567,26 @@ def test_a_scope_may_not_capture_the_trusted_bases_standard_normal():
     cited = Chain(lhs).le(rhs, by(mean_part))
     assert _status(lhs, "<=", rhs, cited, dict(gaussian.variables), gaussian.hypotheses) == "proved"
     assert _status(lhs, "<=", rhs, cited, {**dict(gaussian.variables), Z: real()}, gaussian.hypotheses) not in HOLDS
+
+
+# -- red-team regressions, tenth review --------------------------------------------------------------------------------
+
+def test_a_certificate_sees_a_number_sequence_swapped_for_a_random_one_of_the_same_name():
+    """srepr prints sequence("aseq")(1) and Function("aseq")(1) alike; a part mutated after its check from the first
+    to the second (E[a_1] = a_1 is true for a number, false for a random variable) must lose its certificate."""
+    from cdpsym.expr.symbols import sequence
+    from cdpsym.proof.core import _fingerprint
+    from theorems.foundations_convexity import expectation_affine
+
+    a = sequence("aseq_red10", "a")
+    part = Part("p", eq(Expect(a(1)), a(1)), proof=Chain(Expect(a(1))).eq(a(1), by(expectation_affine, a=0, b=a(1))))
+    thm = Theorem(name="seq_swap", reference="", source="t", title="t", variables={}, sequences={a: real()},
+                  parts=(part,))
+    assert symbolic_check(thm).status == "proved"
+    before = _fingerprint(thm, part)
+    r = sp.Function("aseq_red10", real=True)
+    object.__setattr__(part, "relation", Rel(Expect(r(1)), "=", r(1)))
+    assert _fingerprint(thm, part) != before
+    cite = Theorem(name="cites", reference="", source="t", title="t", variables={},
+                   parts=(Part("q", eq(Expect(r(1)), r(1)), proof=Chain(Expect(r(1))).eq(r(1), by(part))),))
+    assert symbolic_check(cite).status not in HOLDS
