@@ -56,6 +56,7 @@ MODULES = [
     "subgaussian_concentration",
     "subgaussian_variance",
     "subgaussian_moments",
+    "subgaussian_exponential_product",
     "mutual_information_of_zcdp",
     "subgaussian_sum",
     "subgaussian_sum_heterogeneous",

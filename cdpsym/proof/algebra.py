@@ -618,6 +618,13 @@ def _infinite_cases(exprs, ctx: "Context | None", exclude: Mapping | None = None
     return terms, options
 
 
+def _finite_cases_dropped(terms, options):
+    """The terms that may still be infinite, with their options: a term whose every infinity a fact excludes
+    (options ``[None]``) is finite in every case, so it is left to the finite dummies and not counted."""
+    kept = [(t, o) for t, o in zip(terms, options) if o != [None]]
+    return [t for t, _ in kept], [o for _, o in kept]
+
+
 def _finite_bound(e: sp.Expr, ctx: "Context") -> bool:
     """Is ``e``, free of terms that may be infinite, a finite number at every point of the scope?"""
     from cdpsym.proof.core import nonfinite, well_defined
@@ -660,7 +667,7 @@ def extended_agree(a: sp.Expr, op: str, b: sp.Expr, ctx: "Context | None" = None
     """
     if a == b and op in ("=", "<="):
         return Decision(True, "identical")
-    terms, options = _infinite_cases((a, b), ctx, exclude)
+    terms, options = _finite_cases_dropped(*_infinite_cases((a, b), ctx, exclude))
     if not terms:
         return Decision(True, "no term may be infinite")
     if len(terms) > 4:
@@ -707,7 +714,7 @@ def finite_value(e: sp.Expr, ctx: "Context | None" = None) -> Decision:
         wd = well_defined(as_expr(e), ctx)
         if wd.ok is not True:
             return Decision(None, f"{e} is not shown defined and finite in the scope ({wd.detail})")
-    terms, options = _infinite_cases((e,), ctx)
+    terms, options = _finite_cases_dropped(*_infinite_cases((e,), ctx))
     if not terms:
         return Decision(True, "no term may be infinite")
     if len(terms) > 4:

@@ -3,7 +3,8 @@
 The ground truth of a part computes its left side for a concrete witness
 (quadrature of the definition, the exact privacy profile, enumeration) at
 ``dps`` digits; the right side is the statement itself evaluated by the
-numeric kernel.  This is evidence, never proof — which is why it is a
+numeric kernel.  A witness ``(name, value, opaque)`` also gives the values of
+opaque terms of the right side (``E[X]`` for its law), computed from the law.  This is evidence, never proof — which is why it is a
 separate column of the report.
 """
 
@@ -88,10 +89,12 @@ def compare_part(part, values: Mapping[sp.Symbol, Any], dps: int) -> list[Compar
         return []
     shown = {str(k): mpmath.nstr(v, 12) for k, v in values.items()}
     rel = part.relation
-    bound = evaluate(rel.rhs, values, MPContext(dps))
     tol = mpmath.mpf(10) ** (-(dps - 12))
     out = []
-    for witness, truth in part.ground_truth(values, dps):
+    for witness, truth, *own in part.ground_truth(values, dps):
+        # a witness may give the values of the opaque terms of the right side (E[X], E[X²]) for its own law,
+        # computed from that law; the right side is still the statement's formula, evaluated at them
+        bound = evaluate(rel.rhs, {**values, **(own[0] if own else {})}, MPContext(dps))
         scale = max(abs(bound), abs(truth), mpmath.mpf(10) ** (-dps))
         if rel.op == "=":
             digits = _digits(truth, bound)
