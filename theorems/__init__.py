@@ -72,6 +72,7 @@ MODULES = [
     "tcdp_composition",
     "gaussian_cdp",
     "gaussian_group_cdp",
+    "cdp_group_privacy",
     "gaussian_renyi",
     "gaussian_rdp",
     "randomized_response_rdp",

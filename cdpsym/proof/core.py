@@ -760,6 +760,10 @@ def _box_covers(syms, box, ctx: Context) -> Decision:
 
 def _rule_numeric(why: Numeric, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     """numeric: evidence only, never a proof."""
+    if opaque_terms(lhs) or opaque_terms(rhs):
+        # an opaque term (an expectation, a divergence) is sampled as a free value, and such a sample never
+        # refutes: the step can only be "supported" -- its evidence is the part's ground truth
+        return _Closed("supported", None, "names random quantities: evidence is the ground truth, not a sample")
     if op == "=":
         d = equivalent(lhs, rhs, ctx, samples=why.samples)
     else:

@@ -56,6 +56,21 @@ def _storage_outside_cwd() -> Iterator[None]:
         configuration.set_hypothesis_home_dir(chosen)
 
 
+def _dependency_order(dependent: dict) -> list:
+    """The dependent variables, each after those its domain's ends name (by name among equals)."""
+    order: list = []
+    left = dict(sorted(dependent.items(), key=lambda kv: str(kv[0])))
+    while left:
+        ready = [(v, d) for v, d in left.items()
+                 if not ((d.lo.free_symbols | d.hi.free_symbols) & (set(left) - {v}))]
+        if not ready:
+            raise ValueError(f"the domains of {sorted(map(str, left))} depend on each other")
+        order += ready
+        for v, _ in ready:
+            del left[v]
+    return order
+
+
 def property_check(theorem, examples: int | None = None, derandomize: bool = True, dps: int = 20) -> PropertyResult:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
@@ -101,9 +116,9 @@ def property_check(theorem, examples: int | None = None, derandomize: bool = Tru
             values = {v: mpmath.mpf(point[str(v)].p) / int(point[str(v)].q) for v in names}
             terms = {f(sp.Integer(j)): mpmath.mpf(x.p) / int(x.q)
                      for f in sequences for j, x in enumerate(point[str(f)], 1)}
-            for v, dom in sorted(dependent.items(), key=lambda kv: str(kv[0])):
-                from cdpsym.expr.evaluate import MPContext, evaluate
+            from cdpsym.expr.evaluate import MPContext, evaluate
 
+            for v, dom in _dependency_order(dependent):  # a domain may name another dependent variable
                 lo = evaluate(dom.lo, values, MPContext(dps))
                 hi = evaluate(dom.hi, values, MPContext(dps)) if dom.hi.is_finite is not False else lo + 10
                 values[v] = lo + (hi - lo) * mpmath.mpf(frac[str(v)])
