@@ -11,9 +11,11 @@ moments, :math:`\mathbb E[X]=\mu` and :math:`\mathbb E[X^2]=s^2` with :math:`s>0
 :math:`\mathbb E[Xe^Y]\le\mathbb E[X]+s(\tau+3\tau^2)`, :math:`s=\sqrt{\mathbb E[X^2]}`.  Outside these hypotheses
 the item says nothing new: :math:`\mathbb E[X^2]=0` means :math:`X=0` almost surely (both sides are 0), and
 :math:`\mathbb E[X^2]=\infty` makes the right side :math:`+\infty`.  The item's second form, with
-:math:`\sqrt{\operatorname{Var}X}+|\mathbb E X|` in place of :math:`\sqrt{\mathbb E X^2}` (R-H31: the paper's
-:math:`+\mathbb E[X]` there needs :math:`\mathbb E[X]\ge0`), follows from
-:math:`\sqrt{\mathbb E X^2}\le\sqrt{\operatorname{Var}X}+|\mathbb EX|` and is not a separate part.
+:math:`\sigma_X+|\mathbb E X|` (:math:`\sigma_X=\sqrt{\operatorname{Var}X}`, hypothesis ``variance``:
+:math:`s^2=\mu^2+\sigma_X^2`) in place of :math:`s`, is the part ``variance_form``, from
+:math:`s\le\sigma_X+|\mu|` (part ``root_bound``: :math:`\sigma_X+|\mu|-s=2\sigma_X|\mu|/(\sigma_X+|\mu|+s)`).  It
+has :math:`|\mathbb E X|` where the paper prints :math:`\mathbb E[X]` (R-H31): the printed form fails for
+:math:`\mathbb E[X]<0` (a mutant below).
 
 Proof (the paper sums the Taylor series of :math:`e^Y` term by term; here the remainder is bounded at once, which
 needs no power series):
@@ -181,6 +183,10 @@ subgaussian_y = Hypothesis(
 )
 mean = Hypothesis(name="mean", title="X has mean μ", relation=eq(Expect(X), mu))
 second_moment = Hypothesis(name="second_moment", title="X has second moment s²", relation=eq(Expect(X ** 2), s ** 2))
+#: the standard deviation of X, sqrt(Var X) = sqrt(s² − μ²)
+sigma_x = sp.Symbol("sigma_X", nonnegative=True)
+variance = Hypothesis(name="variance", title="X has standard deviation σ_X: s² = μ² + σ_X²",
+                      relation=eq(s ** 2, mu ** 2 + sigma_x ** 2))
 
 # -- the theorem -------------------------------------------------------------------------------------------------------
 
@@ -258,14 +264,31 @@ def _main_chain() -> Chain:
     )
 
 
-def make(bound: sp.Expr | None = None) -> Theorem:
-    """The statement ``E[X e^Y] <= bound`` (the item: ``E[X] + s (τ + 3τ²)`` with ``s = sqrt(E[X²])``)."""
+def make(bound: sp.Expr | None = None, second: sp.Expr | None = None) -> Theorem:
+    """The statement ``E[X e^Y] <= bound`` (the item: ``E[X] + s (τ + 3τ²)`` with ``s = sqrt(E[X²])``) and its second
+    form ``E[X e^Y] <= second`` (the item: ``E[X] + (σ_X + |μ|)(τ + 3τ²)``, σ_X = sqrt(Var X))."""
     claimed = Expect(X) + s * FACTOR if bound is None else bound
     tau_square, constant = _constant_part()
     proof = _main_chain().le(Expect(X) + s * FACTOR,
                              by(constant, inside=lambda w: Expect(X) + s * tau + s * tau ** 2 * w))
     if bound is not None:
         proof = proof.eq(bound, algebra())
+    main = Part("main", le(Expect(X * sp.exp(Y)), claimed), proof=proof, ground_truth=_truth)
+    # the item's second form: sqrt(E[X²]) <= sqrt(Var X) + |E X| (R-H31: |E X|, not E X)
+    spread = sigma_x + sp.Abs(mu)  # sqrt(Var X) + |E X|
+    root = Part("root_bound", le(s, spread),
+                proof=(Chain(s).eq(spread - (spread ** 2 - s ** 2) / (spread + s), algebra("A − (A² − s²)/(A + s)"))
+                       .eq(spread - (spread ** 2 - mu ** 2 - sigma_x ** 2) / (spread + s),
+                           by(variance, inside=lambda w: spread - (spread ** 2 - w) / (spread + s)))
+                       .eq(spread - 2 * sigma_x * sp.Abs(mu) / (spread + s), algebra("|μ|² = μ²"))
+                       .le(spread, sign("σ_X, |μ| >= 0 and s > 0"))))
+    second_form = Expect(X) + spread * FACTOR
+    second_proof = (Chain(Expect(X * sp.exp(Y))).le(claimed, by(main))
+                    .le(second_form, by(root, inside=lambda w: Expect(X) + w * FACTOR)))
+    if second is not None:
+        second_proof = second_proof.eq(second, algebra())
+    variance_form = Part("variance_form", le(Expect(X * sp.exp(Y)), second_form if second is None else second),
+                         proof=second_proof, ground_truth=_variance_truth)
     return Theorem(
         name="subgaussian_exponential_product",
         reference="R-B6",
@@ -273,12 +296,14 @@ def make(bound: sp.Expr | None = None) -> Theorem:
         title="expected product with the exponential of a subgaussian variable",
         variables={tau: Interval(sp.S.Zero, _THIRD, True, False, sample_lo=1e-3, sample_hi=_THIRD, log_scale=True),
                    s: positive(sample_lo=1e-3, sample_hi=1e3, log_scale=True), mu: real(sample_lo=-10, sample_hi=10),
+                   sigma_x: Interval(sp.S.Zero, sp.S.Infinity, False, True, sample_lo=0, sample_hi=1e3),
                    X: real(), Y: real()},
-        hypotheses=(subgaussian_y, mean, second_moment),
-        parts=(tau_square, constant,
-               Part("main", le(Expect(X * sp.exp(Y)), claimed), proof=proof, ground_truth=_truth)),
-        numeric_points=({"tau": "1/3", "s": "1", "mu": "0"}, {"tau": "0.1", "s": "2", "mu": "1.5"},
-                        {"tau": "0.01", "s": "1", "mu": "-0.5"}, {"tau": "0.3", "s": "0.001", "mu": "-0.0009"}),
+        hypotheses=(subgaussian_y, mean, second_moment, variance),
+        parts=(tau_square, constant, main, root, variance_form),
+        numeric_points=({"tau": "1/3", "s": "1", "mu": "0", "sigma_X": "1"},
+                        {"tau": "0.1", "s": "2", "mu": "1.2", "sigma_X": "1.6"},
+                        {"tau": "0.01", "s": "1", "mu": "-0.6", "sigma_X": "0.8"},
+                        {"tau": "0.3", "s": "0.001", "mu": "-0.0006", "sigma_X": "0.0008"}),
         property_examples=8,
         tight="in the first order: X = e^Y − E[e^Y], Y ~ N(0, τ²) gives E[X e^Y] − E[X] = sqrt(E[X²]) (τ + O(τ³)); "
               "the 3τ² is loose.",
@@ -348,6 +373,12 @@ def _truth(v, dps):
     return witnesses(v[tau], v[s], v[mu])
 
 
+def _variance_truth(v, dps):
+    """The witnesses where σ_X is the standard deviation, s² = μ² + σ_X² (elsewhere the hypotheses name no law)."""
+    gap = v[s] ** 2 - v[mu] ** 2 - v[sigma_x] ** 2
+    return witnesses(v[tau], v[s], v[mu]) if abs(gap) <= mpmath.mpf(10) ** (12 - dps) * v[s] ** 2 else []
+
+
 theorem = make()
 
 
@@ -359,6 +390,8 @@ def mutants() -> list[tuple[str, Theorem]]:
         ("E[X e^Y] <= E[X] + 3 s τ²: the τ dropped", make(ex + s * 3 * tau ** 2)),
         ("E[X e^Y] <= E[X] + E[X²] (τ + 3τ²): the square root dropped", make(ex + Expect(X ** 2) * FACTOR)),
         ("E[X e^Y] <= s (τ + 3τ²): E[X] dropped", make(s * FACTOR)),
+        ("E[X e^Y] <= E[X] + (σ_X + E[X])(τ + 3τ²): the printed second form (R-H31)",
+         make(second=ex + (sigma_x + mu) * FACTOR)),
         ("ab <= (u²a² + b²/u²)/4: AM-GM halved", make_am_gm(_AM_GM / 2)),
         ("(e^Y − 1 − Y)² <= half the bound", make_remainder_lemma(_REMAINDER_BOUND / 2)),
     ]

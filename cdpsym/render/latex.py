@@ -272,10 +272,13 @@ def justification_latex(why) -> str:
         gx = g.xreplace({v: x})
         g0 = sp.simplify(gx.subs(x, 0))
         d1 = sp.simplify(sp.diff(gx, x).subs(x, 0))
+        d2 = sp.simplify(sp.diff(gx, x, 2))
+        gap = sp.simplify(why.bound - d2)  # what the kernel shows non-negative (a sign argument)
         return (r"\text{\textbf{Taylor's theorem} (Lagrange remainder) for }g(x) = " + tex(gx)
                 + r"\text{ at }x = " + tex(why.h) + r"\text{: } g(0) = " + tex(g0) + r",\ g'(0) = " + tex(d1)
-                + r",\ g''(x) = " + tex(sp.simplify(sp.diff(gx, x, 2))) + r" \le " + tex(why.bound)
-                + r"\text{ for all real }x")
+                + r",\ g''(x) = " + tex(d2) + r" \le " + tex(why.bound)
+                + r"\text{ for all real }x\text{, since }" + tex(why.bound) + r" - g''(x) = " + tex(gap)
+                + r" \ge 0")
     if isinstance(why, K.Induction):
         return r"\text{by induction on }" + tex(why.var)
     if isinstance(why, K.By):
