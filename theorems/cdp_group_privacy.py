@@ -56,6 +56,7 @@ import sympy as sp
 from cdpsym.expr import Interval, L, lam, mu, naturals, nu, real, tau
 from cdpsym.expr.operators import Expect
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, le, numeric
+from theorems.approx_dp_of_cdp import cdp_mean
 from theorems.pure_dp_group_privacy import G
 
 __all__ = ["theorem", "make", "mutants", "m", "ALPHA0", "MEAN_M", "TAU_M", "witnesses"]
@@ -67,11 +68,8 @@ TAU_M = 2 ** m * tau + ALPHA0 * (2 ** m * m ** 3 * tau) ** sp.Rational(3, 2)
 MEAN_M = (2 ** m * tau) ** 2 / 2 + ALPHA0 * (2 ** m * tau) ** sp.Rational(5, 2) * m ** sp.Rational(9, 2)
 SMALL = 1 / (2 * sp.Integer(34) ** 3 * 2 ** m * m ** 3)  # the largest τ of the smallness condition
 
-cdp_mean = Hypothesis(
-    name="cdp_mean",
-    title="every neighbouring pair has mean loss E[L] ≤ μ (R-A8)",
-    relation=le(Expect(L), mu),
-)
+# every neighbouring pair (the canonical pair stands for each) is (μ, τ)-CDP: approx_dp_of_cdp's mean hypothesis, and
+# its subgaussian one with the order named ν (λ is this theorem's own variable)
 cdp_subgaussian = Hypothesis(
     name="cdp_subgaussian",
     title="every neighbouring pair has τ-subgaussian centred loss: E[e^{ν(L − E[L])}] ≤ e^{ν²τ²/2} for every real ν "

@@ -66,7 +66,7 @@ from cdpsym.proof import Axiom, Chain, Hypothesis, Part, Theorem, algebra, by, e
 from cdpsym.proof.kernel import Specialize
 from theorems.foundations_composition import Y1, Y2, c
 from theorems.foundations_convexity import expectation_affine
-from theorems.subgaussian_moments import _bernoulli_proxy, exp_abs_bound, subgaussian_even_moments
+from theorems.subgaussian_moments import _bernoulli_proxy, _closing, exp_abs_bound, subgaussian_even_moments
 from theorems.subgaussian_variance import expectation_sum_nonnegative
 from theorems.subgaussian_variance import theorem as subgaussian_variance
 
@@ -117,8 +117,7 @@ def make_am_gm(bound: sp.Expr = _AM_GM) -> Theorem:
     """``Y_1 Y_2 <= bound`` at every outcome (the library lemma has ``u² Y_1²/2 + Y_2²/(2u²)``)."""
     chain = (Chain(Y1 * Y2).eq(_AM_GM - (u * Y1 - Y2 / u) ** 2 / 2, algebra())
              .le(_AM_GM, sign("a square is non-negative")))
-    if bound != _AM_GM:
-        chain = chain.eq(bound, algebra())
+    chain = _closing(chain, _AM_GM, bound)
     return Theorem(
         name="product_am_gm", reference="R-B6",
         source="the inequality of arithmetic and geometric means, ab <= (a² + b²)/2 at a = u Y_1, b = Y_2/u "
@@ -151,8 +150,7 @@ def make_remainder_lemma(bound: sp.Expr = _REMAINDER_BOUND) -> Theorem:
                  by(product_am_gm, Y_1=Y ** 4, Y_2=sp.exp(2 * sp.Abs(Y)), u=u, inside=lambda w: w / 4))
              .le(_REMAINDER_BOUND, by(exp_abs_bound, Y_1=4 * Y,
                                       inside=lambda w: (u ** 2 * Y ** 8 / 2 + w / (2 * u ** 2)) / 4)))
-    if bound != _REMAINDER_BOUND:
-        chain = chain.eq(bound, algebra())
+    chain = _closing(chain, _REMAINDER_BOUND, bound)
     return Theorem(
         name="exp_remainder_square", reference="R-B6",
         source="Taylor's remainder |e^y − 1 − y| <= y² e^{|y|}/2 (Rudin 1976, Thm 5.15), squared, then "

@@ -223,6 +223,9 @@ def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
     ends = (dom.lo, dom.hi)
     if any(e.has(sp.nan, sp.zoo) for e in ends) or dom.lo is sp.S.Infinity or dom.hi is sp.S.NegativeInfinity:
         raise ProofError(f"the domain of {v} has a non-finite or undefined endpoint: {dom.describe()}")
+    if any(opaque_terms(e) for e in ends):  # E[X²] is a number, but it may be +oo: [E[X²], oo) may be empty
+        raise ProofError(f"the domain of {v}, {dom.describe()}, has an end that may be infinite (an expectation, a "
+                         f"divergence): write a hypothesis instead")
     if not is_random_symbol(v) and not all(deterministic(e) for e in ends):
         raise ProofError(f"the domain of {v}, {dom.describe()}, names a random quantity: {v} stands for a number, "
                          f"so its range must be numbers")

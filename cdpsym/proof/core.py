@@ -645,12 +645,25 @@ def check_chain(chain: Chain, ctx: Context, stack: tuple[str, ...] = (), snap=No
     results: list[StepResult] = []
     lhs = start
     for op, expr, why in steps:
+        stray = _undeclared((lhs, expr), inner)
         if op not in OPS:
             results.append(StepResult("failed", "chain", f"not a valid relation: {op!r}"))
+        elif stray:  # sympy would read them with assumptions no domain was checked against
+            results.append(StepResult("failed", "scope", f"the step names undeclared variables: {stray}"))
         else:
             results.append(check_step(why, lhs, op, expr, inner, chain, stack))
         lhs = expr
     return results
+
+
+def _undeclared(exprs, ctx: Context) -> list[str]:
+    """The free symbols of ``exprs`` that the scope does not declare and that are not plain reals: sympy reads a
+    symbol with the assumptions it was made with (``Symbol("z", positive=True)``; a bare ``Symbol("w")`` is complex),
+    which only a declaration checks against a domain.  A symbol made ``real=True`` and nothing more is an arbitrary
+    real wherever it is undeclared; random-variable symbols and bound variables need no declaration."""
+    return sorted({str(x) for e in exprs for x in as_expr(e).free_symbols
+                   if isinstance(x, sp.Symbol) and not isinstance(x, (BoundVar, sp.Dummy)) and x not in ctx.domains
+                   and not is_random_symbol(x) and x != sp.Symbol(x.name, real=True)})
 
 
 def _chain_proves(chain: Chain, lhs: sp.Expr, op: str, rhs: sp.Expr, ctx: Context, stack,
@@ -794,6 +807,10 @@ def _rule_specialize(why: Specialize, lhs, op, rhs, ctx, chain, stack) -> _Close
                     tuple(f for f in ctx.facts if var not in _fact_free_symbols(f)))
     if any(var in (d.lo.free_symbols | d.hi.free_symbols) for d in outer.domains.values()):
         return _fail(f"another domain depends on {var}: it cannot be fixed")
+    fin = finite_value(value, outer)  # a variable ranges over (finite) reals: E[Y] may be +oo (eleventh review)
+    if fin.ok is not True:
+        return _Closed("supported", None, f"{var}={value} may be infinite; {var} ranges over real numbers "
+                                          f"({fin.detail})")
     dom = ctx.domains[var]  # the domain the chain's steps were checked with
     dis = _in_domain(value, dom, outer)
     if dis.ok is False:
@@ -1806,6 +1823,9 @@ def _check_part(part, ctx: Context, stack, cited: set) -> PartResult:
     rel = part.relation
     notes = []
     statuses = []
+    undeclared = _undeclared((rel.lhs, rel.rhs), pctx)
+    if undeclared:  # sympy would read them with assumptions no domain was checked against
+        return PartResult(part.name, "failed", (), f"the statement names undeclared variables: {undeclared}")
     for side in (rel.lhs, rel.rhs):
         reason = nonfinite(side) or foreign(side)
         if reason:

@@ -17,6 +17,7 @@ import mpmath
 import sympy as sp
 
 from cdpsym.expr.evaluate import MPContext, evaluate
+from cdpsym.proof.algebra import opaque_terms
 
 __all__ = ["Comparison", "compare_part", "numeric_check", "NumericResult", "values_at"]
 
@@ -94,7 +95,11 @@ def compare_part(part, values: Mapping[sp.Symbol, Any], dps: int) -> list[Compar
     for witness, truth, *own in part.ground_truth(values, dps):
         # a witness may give the values of the opaque terms of the right side (E[X], E[X²]) for its own law,
         # computed from that law; the right side is still the statement's formula, evaluated at them
-        bound = evaluate(rel.rhs, {**values, **(own[0] if own else {})}, MPContext(dps))
+        given = dict(own[0]) if own else {}
+        if any(isinstance(key, sp.Symbol) or opaque_terms(key) != {key} for key in given):
+            raise ValueError(f"{part.name}: a witness may give values of opaque terms only (E[X], a divergence), "
+                             f"not of variables: {sorted(map(str, given))}")
+        bound = evaluate(rel.rhs, {**values, **given}, MPContext(dps))
         scale = max(abs(bound), abs(truth), mpmath.mpf(10) ** (-dps))
         if rel.op == "=":
             digits = _digits(truth, bound)

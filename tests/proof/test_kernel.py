@@ -16,7 +16,15 @@ algebra_module = importlib.import_module("cdpsym.proof.algebra")  # the module, 
 
 
 def statuses(chain, ctx=None):
-    return [r.status for r in chain.check(ctx or Context())]
+    """The steps' statuses in ``ctx`` (by default: ε > 0 declared, as the chains below use it)."""
+    return [r.status for r in chain.check(ctx or Context({eps: positive()}))]
+
+
+def test_a_step_may_not_lean_on_an_undeclared_symbols_assumptions():
+    """eps is made positive=True; undeclared, its sign is a hidden assumption no domain was checked against."""
+    result = Chain(sp.S.Zero).lt(eps, sign()).check(Context())
+    assert [r.status for r in result] == ["failed"] and "undeclared" in result[0].detail
+    assert statuses(Chain(sp.S.Zero).lt(eps, sign())) == ["proved"]
 
 
 def test_algebra_proves_identities_and_refutes_non_identities():
@@ -79,7 +87,7 @@ def test_an_unregistered_axiom_never_proves():
 
 
 def test_by_discharges_domains_of_the_instantiation():
-    ctx = Context({alpha: greater_than(1)})
+    ctx = Context({alpha: greater_than(1), eps: positive()})
     start = sp.Function("Pr")(eps)
     ok = Chain(start).le(sp.exp(-(alpha - 1) * eps) * sp.Function("M")(alpha - 1),
                          by(MARKOV, lam=alpha - 1, t_r=eps))

@@ -590,3 +590,93 @@ def test_a_certificate_sees_a_number_sequence_swapped_for_a_random_one_of_the_sa
     cite = Theorem(name="cites", reference="", source="t", title="t", variables={},
                    parts=(Part("q", eq(Expect(r(1)), r(1)), proof=Chain(Expect(r(1))).eq(r(1), by(part))),))
     assert symbolic_check(cite).status not in HOLDS
+
+
+# -- red-team regressions, eleventh review -----------------------------------------------------------------------------
+
+def test_a_chain_variable_is_never_specialised_at_a_value_that_may_be_infinite():
+    """0 < e^{-v} for every real v, but not at v = E[Y]: E[Y] = +oo (Y = |Cauchy|) gives 0 < 0; and the identity
+    1 = (v + 1)² − v² − 2v is ∞ − ∞ at v = E[Y] = +oo.  Specialize checks the value finite, as `by` does."""
+    from cdpsym.expr import Y
+    from cdpsym.proof import lt
+    from cdpsym.proof.kernel import Specialize
+
+    v = sp.Symbol("v_red11", real=True)
+    mean = Expect(Y)
+
+    def status(relation, proof, facts=()):
+        thm = Theorem(name="red11", reference="", source="t", title="t", variables={Y: real()},
+                      hypotheses=tuple(facts), parts=(Part("main", relation, proof=proof),))
+        return symbolic_check(thm).status
+
+    strict = Chain(sp.S.Zero, variables={v: real()}).lt(sp.exp(-v), sign()).eq(sp.exp(-mean), Specialize(v, mean))
+    assert status(lt(0, sp.exp(-mean)), strict) not in HOLDS
+    g = (v + 1) ** 2 - v ** 2 - 2 * v
+    ident = Chain(sp.S.One, variables={v: real()}).eq(g, algebra()).eq(g.subs(v, mean), Specialize(v, mean))
+    assert status(eq(1, g.subs(v, mean)), ident) not in HOLDS
+    # the control: where a fact shows E[Y] finite, the same chain is a proof
+    finite = Hypothesis("finite_mean", eq(mean, mu))
+    thm = Theorem(name="red11c", reference="", source="t", title="t", variables={Y: real(), mu: real()},
+                  hypotheses=(finite,), parts=(Part("main", lt(0, sp.exp(-mean)), proof=strict),))
+    assert symbolic_check(thm).status == "proved"
+
+
+def test_a_symbol_no_scope_declares_brings_no_hidden_assumptions():
+    """sympy reads a symbol with the assumptions it was made with: an undeclared Symbol("z", positive=True) made
+    0 < z a theorem, and a bare Symbol("w") (complex) instantiated exp_taylor_remainder at w = iπ (3.72 <= −114).
+    Only declared symbols, plain reals and random-variable symbols may occur."""
+    from cdpsym.proof import lt
+    from theorems.subgaussian_exponential_product import exp_taylor_remainder
+
+    def status(relation, proof, variables=None):
+        thm = Theorem(name="red11u", reference="", source="t", title="t", variables=variables or {},
+                      parts=(Part("main", relation, proof=proof),))
+        return symbolic_check(thm).status
+
+    z = sp.Symbol("z_red11", positive=True)
+    assert status(lt(0, z), Chain(sp.S.Zero).lt(z, sign())) not in HOLDS
+    shadow = sp.Symbol("tau", negative=True)  # the theorem declares tau > 0; the statement's tau is another symbol
+    from cdpsym.expr import tau
+    assert status(le(0, -shadow), Chain(sp.S.Zero).le(-shadow, sign()), {tau: positive()}) not in HOLDS
+    w = sp.Symbol("w_red11")
+    taylor = exp_taylor_remainder.relation
+    inst = {sp.Symbol("Y_1", real=True): w}
+    rel = Rel(taylor.lhs.xreplace(inst), "<=", taylor.rhs.xreplace(inst))
+    assert status(rel, Chain(rel.lhs).le(rel.rhs, by(exp_taylor_remainder, Y_1=w))) not in HOLDS
+    # a step through a hidden assumption, between declared ends
+    x = sp.Symbol("x_red11", real=True)
+    detour = Chain(x).le(x + z, sign()).eq(x + z, algebra()).le(x + z + 1, sign())
+    assert status(le(x, x + z + 1), detour, {x: real()}) not in HOLDS
+    # the control: a plain real symbol is an arbitrary real wherever it is undeclared
+    r = sp.Symbol("r_red11", real=True)
+    assert status(le(r, r + 1), Chain(r).le(r + 1, sign())) == "proved"
+
+
+def test_a_witness_gives_values_of_opaque_terms_only():
+    """A ground truth's third element re-bound the parameter mu (E[X] <= mu − 1 passed the numeric check)."""
+    from cdpsym.proof import numeric
+    from cdpsym.verify.numeric import numeric_check
+
+    mean = Hypothesis(name="mean", title="E[X] = mu", relation=eq(Expect(X), mu))
+
+    def make(values):
+        def truth(v, dps):
+            return [("X = mu", v[mu], values(v))]
+        return Theorem(name="red11w", reference="", source="t", title="t", variables={mu: real(), X: real()},
+                       hypotheses=(mean,), numeric_points=({"mu": "0"},),
+                       parts=(Part("main", le(Expect(X), mu - 1), proof=Chain(Expect(X)).le(mu - 1, numeric()),
+                                   ground_truth=truth),))
+
+    assert numeric_check(make(lambda v: {Expect(X): v[mu]})).status == "failed"
+    with pytest.raises(ValueError, match="opaque terms only"):
+        numeric_check(make(lambda v: {mu: v[mu] + 1}))
+    assert make(lambda v: {mu: v[mu] + 1}).verify(property_examples=2).verdict == "failed"
+
+
+def test_a_domain_end_may_not_be_a_possibly_infinite_number():
+    """[E[X²], oo) is empty where E[X²] = +oo; such a domain is refused at its declaration."""
+    m = sp.Symbol("m_red11", real=True)
+    with pytest.raises(ProofError, match="may be infinite"):
+        Theorem(name="red11d", reference="", source="t", title="t",
+                variables={X: real(), m: Interval(Expect(X ** 2), sp.oo, False, True)},
+                parts=(Part("main", le(0, 1), proof=Chain(sp.S.Zero).le(1, sign())),))
