@@ -83,7 +83,14 @@ describe(L, r"$L = \log\frac{p(Y)}{q(Y)}$, $Y \sim P$, is the privacy loss rando
 
 def declare_random(*symbols: sp.Symbol) -> None:
     """Mark symbols as random variables: a fact's variable that is *not* random stands for a number, and the
-    kernel refuses to instantiate it with a random quantity (``b := exp(Z)`` in E[aX + b] = aE[X] + b)."""
+    kernel refuses to instantiate it with a random quantity (``b := exp(Z)`` in E[aX + b] = aE[X] + b).
+
+    A random variable is a plain real symbol: it needs no declaration in a scope, so an assumption such as
+    ``positive=True`` would be one no domain checks (``0 < Z`` would hold by sympy's reading alone)."""
+    for s in symbols:
+        if not isinstance(s, sp.Symbol) or s != sp.Symbol(s.name, real=True):
+            raise ValueError(f"a random variable is a Symbol made real=True and nothing more, got {s!r} "
+                             f"({getattr(s, 'assumptions0', {})})")
     _RANDOM.update(symbols)
 
 

@@ -680,3 +680,14 @@ def test_a_domain_end_may_not_be_a_possibly_infinite_number():
         Theorem(name="red11d", reference="", source="t", title="t",
                 variables={X: real(), m: Interval(Expect(X ** 2), sp.oo, False, True)},
                 parts=(Part("main", le(0, 1), proof=Chain(sp.S.Zero).le(1, sign())),))
+
+
+def test_a_random_variable_is_a_plain_real_symbol():
+    """A random-variable symbol needs no declaration, so it may carry no assumption a domain would have checked:
+    declare_random(Symbol("Z", positive=True)) would make 0 < Z a theorem."""
+    from cdpsym.expr.symbols import declare_random
+
+    for bad in (sp.Symbol("Z_red11", positive=True), sp.Symbol("Z_red11"), sp.Symbol("Z_red11", integer=True)):
+        with pytest.raises(ValueError, match="plain|real=True"):
+            declare_random(bad)
+    declare_random(sp.Symbol("Z_red11", real=True))  # the control
