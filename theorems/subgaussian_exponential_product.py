@@ -121,7 +121,7 @@ def make_am_gm(bound: sp.Expr = _AM_GM) -> Theorem:
     return Theorem(
         name="product_am_gm", reference="R-B6",
         source="the inequality of arithmetic and geometric means, ab <= (a² + b²)/2 at a = u Y_1, b = Y_2/u "
-               "(Hardy, Littlewood & Pólya, *Inequalities*, §2.5)",
+               "(Hardy, Littlewood & Pólya 1934, *Inequalities*, §2.5)",
         title="a weighted inequality of arithmetic and geometric means",
         variables={Y1: real(sample_lo=-20, sample_hi=20), Y2: real(sample_lo=-20, sample_hi=20),
                    u: positive(sample_lo=0.01, sample_hi=100, log_scale=True)},

@@ -662,7 +662,7 @@ def _undeclared(exprs, ctx: Context) -> list[str]:
     which only a declaration checks against a domain.  A symbol made ``real=True`` and nothing more is an arbitrary
     real wherever it is undeclared; random-variable symbols and bound variables need no declaration."""
     return sorted({str(x) for e in exprs for x in as_expr(e).free_symbols
-                   if isinstance(x, sp.Symbol) and not isinstance(x, (BoundVar, sp.Dummy)) and x not in ctx.domains
+                   if isinstance(x, sp.Symbol) and not isinstance(x, BoundVar) and x not in ctx.domains
                    and not is_random_symbol(x) and x != sp.Symbol(x.name, real=True)})
 
 

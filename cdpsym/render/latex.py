@@ -985,13 +985,15 @@ def _notation(theorems: list["Theorem"]) -> str:
     from cdpsym.proof.kernel import By, Chain, Induction
 
     found: set = set()
+    own: set = set()  # the theorem at hand declares these itself ("Let Y in ..."): their global entry is not theirs
 
     def expr(e) -> None:  # type: ignore[no-untyped-def]
         if not isinstance(e, sp.Basic):
             return
         for a in sp.preorder_traversal(e):
             if isinstance(a, sp.Symbol):
-                found.add(a.name)
+                if a.name not in own:
+                    found.add(a.name)
             elif isinstance(a, sp.core.function.AppliedUndef):
                 found.add(type(a).__name__ + "()")
             elif hasattr(a, "func"):
@@ -1012,6 +1014,8 @@ def _notation(theorems: list["Theorem"]) -> str:
                         chain(sub)
 
     for t in theorems:
+        own.clear()
+        own.update(str(v) for v in t.variables)
         for p in t.parts:
             expr(p.relation.lhs)
             expr(p.relation.rhs)
