@@ -11,10 +11,9 @@ for an atom x with ``D'[x] = p > 0``, ``D[x] = e^{aε}p``, ``a ∈ [−1, 1]``, 
 (R-B15): D, D' with ``Δ∞(D, D') = ε`` become the **antipodal** pair M, M' (Def 3.4:
 every log-ratio is in {−ε, 0, ε}), atom by atom, with ``D_KL(D‖D') <= D_KL(M‖M')``.
 
-Parts, one set per sign case (the paper's two cases, with a = 0 on its own, see below):
-``pos_*`` for ``a ∈ (0, 1]``, s = 1 (the variable ``a_pos``); ``zero_*`` for ``a = 0``,
-s = 1 (the split atom is empty, ``M[x] = M'[x] = 0``, and s_x carries the atom
-unchanged); ``neg_*`` for ``a ∈ [−1, 0)``, s = −1 (the variable ``a_neg``).  In each case
+Parts, one set per sign case (the paper's two cases): ``pos_*`` for ``a ∈ [0, 1]``, s = 1 (the
+variable ``a_pos``; at a = 0 the split atom is empty, ``M[x] = M'[x] = 0``, and s_x carries the
+atom unchanged); ``neg_*`` for ``a ∈ [−1, 0)``, s = −1 (the variable ``a_neg``).  In each case
 
 * ``mass``, ``mass_prime`` — (i) ``D[x] = M[x] + M[s_x]``, ``D'[x] = M'[x] + M'[s_x]``: M, M'
   are distributions when D, D' are;
@@ -31,17 +30,15 @@ outright, so a part stating it would read ``sε = sε``); with the masses non-ne
 every log-ratio of an atom with mass is in {−ε, 0, ε}.
 
 Lemma parts: ``exp_lemma`` (``1 <= e^v``, v >= 0), ``sinh_definition``, and the
-paper's Claim 3.11, ``chord_pos`` (``a ∈ (0, 1]``: ``e^{−aε} − 1 <= a(e^{−ε} − 1)``), and
+paper's Claim 3.11, ``chord_pos`` (``a ∈ [0, 1]``: ``e^{−aε} − 1 <= a(e^{−ε} − 1)``), and
 Claim 3.12, ``chord_neg`` (``a ∈ [−1, 0)``: ``a(e^ε − 1) <= 1 − e^{−aε}``).
 
 Encoding notes.
 
-* Three cases, (0, 1], {0} and [−1, 0), which cover [−1, 1] exactly.  (They were needed
-  when the sign decider could not show ``1 − a >= 0`` on the closed [0, 1]; it can now,
-  through a rational cover of closed domains, but the split into cases is kept: at a = 0
-  the split atom's mass is 0 and the case is clearer on its own.)
-  The sign cases use two symbols because numeric points and property draws give one
-  value per symbol name.
+* Two cases, [0, 1] and [−1, 0), which cover [−1, 1] exactly (the sign decider shows
+  ``1 − a >= 0`` on the closed [0, 1] through a rational cover of closed domains; a = 0, where
+  the split is trivial, was once a third case of five trivial parts).  The sign cases use two
+  symbols because numeric points and property draws give one value per symbol name.
 * ``e^{sε} − 1`` is written ``e^{sε/2}(e^{sε/2} − e^{−sε/2})`` (``exp_minus_one``): the
   kernel cannot show ``e^ε − 1 ≠ 0`` for ε > 0, which every statement with it in a
   denominator needs; it can for ``e^{ε/2} − e^{−ε/2}``.  The two are equal (the tests check
@@ -92,13 +89,13 @@ from cdpsym.proof import Chain, Part, Theorem, algebra, by, eq, le, monotone, si
 __all__ = ["theorem", "make", "mutants", "SplitAtom", "split_atom", "exp_minus_one", "a_pos", "a_neg", "v",
            "split_pair", "check_split", "kl_sum", "random_pairs"]
 
-a_pos = sp.Symbol("a_pos", positive=True)  # a in (0, 1], s = 1
+a_pos = sp.Symbol("a_pos", nonnegative=True)  # a in [0, 1], s = 1
 a_neg = sp.Symbol("a_neg", negative=True)  # a in [-1, 0), s = -1
 v = sp.Symbol("v", nonnegative=True)  # the exponent of exp_lemma
 
 
 def _pos_domain(hi: sp.Expr = sp.S.One) -> dict:
-    return {a_pos: Interval(sp.S.Zero, sp.sympify(hi), True, False, sample_lo=1e-6, sample_hi=float(sp.sympify(hi)))}
+    return {a_pos: Interval(sp.S.Zero, sp.sympify(hi), False, False, sample_lo=0, sample_hi=float(sp.sympify(hi)))}
 
 
 _NEG = {a_neg: Interval(-sp.S.One, sp.S.Zero, False, True, sample_lo=-1, sample_hi=-1e-6)}
@@ -268,17 +265,13 @@ def _case_parts(case: str, atom: SplitAtom, variables: dict, exp_one: Part, clai
                             "1 - R = e^{aε}(e^{(1-a)ε} - 1)/(e^ε - 1)")
         kl = _through(kl_lhs, claim, {}, p * eps * sp.exp((a + 1) * eps) / _EM1, sp.exp(-a * eps) - 1,
                       a * (sp.exp(-eps) - 1), kl_rhs, sinh_def, "M[x]ε - D[x]aε = K (1 - a + a e^{-ε} - e^{-aε})")
-    elif case == "neg":  # R = (e^{aε} - 1)/(e^{-ε} - 1) = (1 - e^{aε})/(1 - e^{-ε}), 1 - e^{-ε} = e^{-ε}(e^ε-1)
+    else:  # "neg": R = (e^{aε} - 1)/(e^{-ε} - 1) = (1 - e^{aε})/(1 - e^{-ε}), 1 - e^{-ε} = e^{-ε}(e^ε-1)
         nonneg_x = _through(zero, exp_one, {"v": -a * eps}, p * sp.exp((a + 1) * eps) / _EM1, one,
                             sp.exp(-a * eps), atom.m_prime, sinh_def, "R = e^{aε}(e^{-aε} - 1)/(1 - e^{-ε})")
         nonneg_s = _through(zero, exp_one, {"v": (1 + a) * eps}, p / _EM1, one, sp.exp((1 + a) * eps),
                             atom.m_prime_s, sinh_def, "1 - R = (e^{aε} - e^{-ε})/(1 - e^{-ε})")
         kl = _through(kl_lhs, claim, {}, p * eps * sp.exp(a * eps) / _EM1, a * (sp.exp(eps) - 1),
                       1 - sp.exp(-a * eps), kl_rhs, sinh_def, "-M[x]ε - D[x]aε = K (1 - e^{-aε} - a(e^ε - 1))")
-    else:  # a = 0: M'[x] = M[x] = 0, M[s_x] = M'[s_x] = p
-        nonneg_x = Chain(zero).le(atom.m_prime, sign())
-        nonneg_s = Chain(zero).le(atom.m_prime_s, sign())
-        kl = Chain(kl_lhs).le(kl_rhs, sign())
     kl_part = Part(f"{case}_kl", le(kl_lhs, kl_rhs), title="per-atom KL: D[x]·aε <= M[x]·sε + M[s_x]·0",
                    variables=variables, proof=kl, ground_truth=_kl_truth(avar))
     if reverse_kl:  # a mutant: the split's KL at most the atom's
@@ -303,11 +296,9 @@ def make(factor: int = 1, keep_new_atom: bool = True, reverse_kl: bool = False, 
     exp_one, sinh_def = _exp_lemma(), _sinh_lemma()
     claim_pos, claim_neg = _claims(exp_one, pos)
     pos_atom = split_atom(a_pos, 1, factor, keep_new_atom)
-    zero_atom = split_atom(sp.S.Zero, 1, factor, keep_new_atom)
     neg_atom = split_atom(a_neg, neg_sign, factor, keep_new_atom)
     parts = [exp_one, sinh_def, claim_pos, claim_neg,
              *_case_parts("pos", pos_atom, pos, exp_one, claim_pos, sinh_def, reverse_kl),
-             *_case_parts("zero", zero_atom, {}, exp_one, None, sinh_def, reverse_kl),
              *_case_parts("neg", neg_atom, _NEG, exp_one, claim_neg, sinh_def, reverse_kl)]
     return Theorem(
         name="antipodal_splitting",
@@ -321,7 +312,8 @@ def make(factor: int = 1, keep_new_atom: bool = True, reverse_kl: bool = False, 
                         {"eps": "0.7", "p": "0.3", "a_pos": "0.4", "a_neg": "-0.4", "v": "0.5", "x": "0.1"},
                         {"eps": "0.001", "p": "0.9", "a_pos": "0.5", "a_neg": "-0.75", "v": "3", "x": "0.001"},
                         {"eps": "12", "p": "1e-4", "a_pos": "0.2", "a_neg": "-0.9", "v": "40", "x": "15"},
-                        {"eps": "2", "p": "0.5", "a_pos": "1e-30", "a_neg": "-1e-30", "v": "1e-20", "x": "0.5"}),
+                        {"eps": "2", "p": "0.5", "a_pos": "0", "a_neg": "-1e-30", "v": "1e-20", "x": "0.5"},
+                        {"eps": "0.3", "p": "0.2", "a_pos": "1e-30", "a_neg": "-0.5", "v": "2", "x": "1"}),
         property_examples=30,
         tight="kl: equality at a in {-1, 0, 1}, where the split is trivial.",
     )

@@ -16,7 +16,7 @@ from cdpsym.verify.property import property_check
 
 splitting = importlib.import_module("theorems.antipodal_splitting")  # the module (theorems.<name> is the Theorem)
 make, a_pos, a_neg = splitting.make, splitting.a_pos, splitting.a_neg
-CASES = ("pos", "zero", "neg")
+CASES = ("pos", "neg")
 PER_CASE = ("mass", "mass_prime", "nonneg_x", "nonneg_s", "kl")
 
 
@@ -39,17 +39,20 @@ def test_proved_by_all_three_checks_with_no_axiom(report):
     assert checks["property"]["status"] == "passed"
 
 
-def test_the_parts_cover_the_three_cases():
+def test_the_parts_cover_the_two_cases():
     names = [q.name.split(".")[-1] for q in splitting.theorem.parts]
     assert names[:4] == ["exp_lemma", "sinh_definition", "chord_pos", "chord_neg"]
     assert names[4:] == [f"{c}_{n}" for c in CASES for n in PER_CASE]
-    # (0, 1], {0}, [-1, 0): together exactly [-1, 1]
+    # [0, 1] and [-1, 0): together exactly [-1, 1]
     pos_dom = splitting.theorem.part("pos_kl").variables[a_pos]
     neg_dom = splitting.theorem.part("neg_kl").variables[a_neg]
-    assert (pos_dom.lo, pos_dom.hi, pos_dom.left_open, pos_dom.right_open) == (0, 1, True, False)
+    assert (pos_dom.lo, pos_dom.hi, pos_dom.left_open, pos_dom.right_open) == (0, 1, False, False)
     assert (neg_dom.lo, neg_dom.hi, neg_dom.left_open, neg_dom.right_open) == (-1, 0, False, True)
-    assert not (splitting.theorem.part("zero_kl").relation.lhs.free_symbols
-                | splitting.theorem.part("zero_kl").relation.rhs.free_symbols) - {eps, p}
+    # at a = 0 the positive case is the trivial split: M[x] = M'[x] = 0, s_x carries the atom
+    at_zero = {a_pos: 0}
+    assert sp.simplify(_rel("pos_nonneg_x").rhs.subs(at_zero)) == 0
+    assert sp.simplify(_rel("pos_nonneg_s").rhs.subs(at_zero) - p) == 0
+    assert sp.simplify(_rel("pos_kl").lhs.subs(at_zero)) == 0 == sp.simplify(_rel("pos_kl").rhs.subs(at_zero))
 
 
 def test_the_monotone_rule_proves_the_claims():
