@@ -708,9 +708,9 @@ def extended_agree(a: sp.Expr, op: str, b: sp.Expr, ctx: "Context | None" = None
 def finite_value(e: sp.Expr, ctx: "Context | None" = None) -> Decision:
     """Is ``e`` a finite number even where the terms that may be infinite are?  Never for a literal infinity
     (``oo``), nor, in a scope, for an expression not shown defined at every point of it (``-log m`` at ``m = 0``)."""
-    from cdpsym.proof.core import nonfinite, well_defined
+    from cdpsym.proof.core import foreign, nonfinite, well_defined
 
-    reason = nonfinite(as_expr(e))
+    reason = nonfinite(as_expr(e)) or foreign(as_expr(e))  # foreign: also the imaginary unit (twelfth review)
     if reason:
         return Decision(None, reason)
     if ctx is not None:

@@ -809,8 +809,8 @@ def _rule_specialize(why: Specialize, lhs, op, rhs, ctx, chain, stack) -> _Close
         return _fail(f"another domain depends on {var}: it cannot be fixed")
     fin = finite_value(value, outer)  # a variable ranges over (finite) reals: E[Y] may be +oo (eleventh review)
     if fin.ok is not True:
-        return _Closed("supported", None, f"{var}={value} may be infinite; {var} ranges over real numbers "
-                                          f"({fin.detail})")
+        return _Closed("supported", None, f"{var}={value} is not shown a finite real; {var} ranges over real "
+                                          f"numbers ({fin.detail})")
     dom = ctx.domains[var]  # the domain the chain's steps were checked with
     dis = _in_domain(value, dom, outer)
     if dis.ok is False:
@@ -860,6 +860,10 @@ def _rule_taylor(why: Taylor, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     h, bound = as_expr(why.h), as_expr(why.bound)
     if bound.has(v) or h.has(v):
         return _fail("the bound and the point may not depend on the function's variable")
+    for e in (h, bound, gv):
+        reason = foreign(e)  # a complex point (h = i p) would turn cos² into cosh² (twelfth review)
+        if reason:
+            return _fail(f"Taylor's bound is for real functions at real points: {reason}")
     for e in (h, bound):
         if _possibly_infinite(e):
             return _Closed("supported", None, f"{e} may be infinite: Taylor's bound is for finite points")
@@ -1132,9 +1136,9 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
                          f"random-variable symbols such as L, X, Z may be instantiated with random quantities)")
         fin = finite_value(value, ctx)  # a number, and a real random variable at every outcome, is finite
         if fin.ok is not True:
-            return _Closed("supported", None, f"{fact.name}: {v} = {value} may be infinite; {v} ranges over "
-                                              f"real {'random variables' if is_random_symbol(v) else 'numbers'} "
-                                              f"({fin.detail})")
+            return _Closed("supported", None, f"{fact.name}: {v} = {value} is not shown a finite real; {v} ranges "
+                                              f"over real {'random variables' if is_random_symbol(v) else 'numbers'}"
+                                              f" ({fin.detail})")
     rel = _subst_rel(fact.relation, full)
     # the fact's variables lie in their domains, its conditions hold
     for v, dom in fact.variables.items():
@@ -1556,7 +1560,11 @@ def _match(why: By, lhs, rhs, rel: Rel, ctx: Context) -> tuple[Decision, str | N
     """Is the step the instance ``A R B`` (or a rewrite, or ``F(A) op F(B)``)?  With the relation it gives."""
     a, b, fop = rel.lhs, rel.rhs, rel.op
     if why.inside is not None:
-        return _congruence(_function_record(why.inside), lhs, rhs, a, b, fop, ctx)
+        record = _function_record(why.inside)
+        reason = foreign(record[1])
+        if reason:
+            return Decision(False, f"the context is not a real expression the kernel knows: {reason}"), None
+        return _congruence(record, lhs, rhs, a, b, fop, ctx)
     d = _both(equivalent(lhs, a, ctx), equivalent(rhs, b, ctx))
     if d.ok is True or fop != "=":
         return d, fop

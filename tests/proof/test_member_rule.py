@@ -691,3 +691,35 @@ def test_a_random_variable_is_a_plain_real_symbol():
         with pytest.raises(ValueError, match="plain|real=True"):
             declare_random(bad)
     declare_random(sp.Symbol("Z_red11", real=True))  # the control
+
+
+# -- red-team regressions, twelfth review ------------------------------------------------------------------------------
+
+def test_a_value_a_justification_brings_in_is_real():
+    """i entered through specialize (0 <= u² at u = i gave 0 <= −1), through an instance (0 <= x² at x = i r_1) and
+    through Taylor's point (cos² has g'' <= 2 on the reals; at h = i p the remainder changes sign): refused."""
+    from cdpsym.expr.symbols import sequence
+    from cdpsym.proof import taylor
+    from cdpsym.proof.kernel import Specialize
+
+    u = sp.Symbol("u_red12", real=True)
+    proof = Chain(sp.S.Zero, variables={u: real()}).le(u ** 2, sign()).eq(-1, Specialize(u, sp.I))
+    thm = Theorem(name="red12a", reference="", source="t", title="t", variables={},
+                  parts=(Part("main", le(0, -1), proof=proof),))
+    assert symbolic_check(thm).status not in HOLDS
+
+    r = sequence("r_red12", "r")
+    xs = sp.Symbol("x_red12", real=True)
+    square = Theorem(name="red12sq", reference="", source="t", title="t", variables={xs: real()},
+                     parts=(Part("main", le(0, xs ** 2), proof=Chain(sp.S.Zero).le(xs ** 2, sign())),))
+    assert symbolic_check(square).status == "proved"
+    value = sp.I * r(1)
+    cite = Theorem(name="red12b", reference="", source="t", title="t", variables={}, sequences={r: real()},
+                   parts=(Part("main", le(0, -r(1) ** 2), proof=Chain(sp.S.Zero).le(-r(1) ** 2,
+                                                                                    by(square, x_red12=value))),))
+    assert symbolic_check(cite).status not in HOLDS
+
+    step = Chain(sp.cosh(r(1)) ** 2).le(1 - r(1) ** 2, taylor(lambda v: sp.cos(v) ** 2, sp.I * r(1), 2))
+    bent = Theorem(name="red12c", reference="", source="t", title="t", variables={}, sequences={r: real()},
+                   parts=(Part("main", le(sp.cosh(r(1)) ** 2, 1 - r(1) ** 2), proof=step),))
+    assert symbolic_check(bent).status not in HOLDS
