@@ -4,8 +4,9 @@ The ground truth of a part computes its left side for a concrete witness
 (quadrature of the definition, the exact privacy profile, enumeration) at
 ``dps`` digits; the right side is the statement itself evaluated by the
 numeric kernel.  A witness ``(name, value, opaque)`` also gives the values of
-opaque terms of the right side (``E[X]`` for its law), computed from the law.  This is evidence, never proof — which is why it is a
-separate column of the report.
+opaque terms of the right side (``E[X]`` for its law), computed from the law.
+This is evidence, never proof — which is why it is a separate column of the
+report.
 """
 
 from __future__ import annotations
