@@ -223,6 +223,13 @@ def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
     ends = (dom.lo, dom.hi)
     if any(e.has(sp.nan, sp.zoo) for e in ends) or dom.lo is sp.S.Infinity or dom.hi is sp.S.NegativeInfinity:
         raise ProofError(f"the domain of {v} has a non-finite or undefined endpoint: {dom.describe()}")
+    from cdpsym.proof.core import foreign
+
+    for e in ends:  # a domain is a set of reals: (i, i + 1) is not one (thirteenth review: a limit at its end)
+        reason = foreign(e) or ("not a real number" if e.is_extended_real is False else None)
+        if reason:
+            raise ProofError(f"the domain of {v}, {dom.describe()}, has an end that is not a real the kernel knows: "
+                             f"{reason}")
     if any(opaque_terms(e) for e in ends):  # E[X²] is a number, but it may be +oo: [E[X²], oo) may be empty
         raise ProofError(f"the domain of {v}, {dom.describe()}, has an end that may be infinite (an expectation, a "
                          f"divergence): write a hypothesis instead")

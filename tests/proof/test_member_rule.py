@@ -723,3 +723,20 @@ def test_a_value_a_justification_brings_in_is_real():
     bent = Theorem(name="red12c", reference="", source="t", title="t", variables={}, sequences={r: real()},
                    parts=(Part("main", le(sp.cosh(r(1)) ** 2, 1 - r(1) ** 2), proof=step),))
     assert symbolic_check(bent).status not in HOLDS
+
+
+# -- red-team regressions, thirteenth review ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("end", [sp.I, sp.Integer(-1) ** sp.Rational(1, 4)])
+def test_a_domain_end_is_a_real_number(end):
+    """v in (i, i + 1) passed the declaration; 0 <= v² there and the limit at the end i gave 0 <= -1."""
+    from cdpsym.proof import limit
+
+    v = sp.Symbol("v_red13", real=True)
+    chain = Chain(sp.S.Zero, variables={v: Interval.open(end, end + 1)}).le(v ** 4, sign()).le(end ** 4, limit(v, "lo"))
+    thm = Theorem(name="red13", reference="", source="t", title="t", variables={},
+                  parts=(Part("main", le(0, end ** 4), proof=chain),))
+    assert symbolic_check(thm).status not in HOLDS
+    with pytest.raises(ProofError, match="not a real"):
+        Theorem(name="red13d", reference="", source="t", title="t", variables={v: Interval.open(end, end + 1)},
+                parts=(Part("main", le(0, 1), proof=Chain(sp.S.Zero).le(1, sign())),))
