@@ -223,10 +223,13 @@ def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
     ends = (dom.lo, dom.hi)
     if any(e.has(sp.nan, sp.zoo) for e in ends) or dom.lo is sp.S.Infinity or dom.hi is sp.S.NegativeInfinity:
         raise ProofError(f"the domain of {v} has a non-finite or undefined endpoint: {dom.describe()}")
-    from cdpsym.proof.core import foreign
+    from cdpsym.proof.core import foreign, well_defined
 
     for e in ends:  # a domain is a set of reals: (i, i + 1) is not one (thirteenth review: a limit at its end)
         reason = foreign(e) or ("not a real number" if e.is_extended_real is False else None)
+        if reason is None and e not in (sp.S.Infinity, sp.S.NegativeInfinity) and not opaque_terms(e):
+            wd = well_defined(e, ctx)  # sqrt(q) is real only where q >= 0
+            reason = None if wd.ok is True else f"not shown a real number in the scope ({wd.detail})"
         if reason:
             raise ProofError(f"the domain of {v}, {dom.describe()}, has an end that is not a real the kernel knows: "
                              f"{reason}")

@@ -865,8 +865,10 @@ def _rule_taylor(why: Taylor, lhs, op, rhs, ctx, chain, stack) -> _Closed:
         if reason:
             return _fail(f"Taylor's bound is for real functions at real points: {reason}")
     for e in (h, bound):
-        if _possibly_infinite(e):
-            return _Closed("supported", None, f"{e} may be infinite: Taylor's bound is for finite points")
+        fin = finite_value(e, ctx)  # real and defined in the scope: sqrt(q) is a real point only where q >= 0
+        if fin.ok is not True:
+            return _Closed("supported", None, f"{e} is not shown a finite real: Taylor's bound is for finite real "
+                                              f"points ({fin.detail})")
     vctx = ctx.extended({v: Interval()})
     sm = smooth(gv, v, vctx)
     if sm.ok is not True:

@@ -740,3 +740,28 @@ def test_a_domain_end_is_a_real_number(end):
     with pytest.raises(ProofError, match="not a real"):
         Theorem(name="red13d", reference="", source="t", title="t", variables={v: Interval.open(end, end + 1)},
                 parts=(Part("main", le(0, 1), proof=Chain(sp.S.Zero).le(1, sign())),))
+
+
+def test_a_domain_end_and_a_taylor_point_are_real_where_they_are_defined_only():
+    """sqrt(q) with q = (y − 7/3)² − 10⁻⁴⁰ is real except near y = 7/3: as a domain end, a limit there proved
+    10⁻⁴⁰ <= (y − 7/3)² for every y; as Taylor's point for g = −(2/5)v⁶, it proved −(2/5)q³ <= 0 for every y."""
+    from cdpsym.expr import y
+    from cdpsym.proof import limit, taylor
+
+    q = (y - sp.Rational(7, 3)) ** 2 - sp.Rational(1, 10 ** 40)
+    end = sp.sqrt(q)
+    v = sp.Symbol("v_red13b", real=True)
+    tiny = sp.Rational(1, 10 ** 40)
+    with pytest.raises(ProofError, match="not shown a real number"):
+        Theorem(name="red13e", reference="", source="t", title="t", variables={y: real(), v: Interval.open(end, end + 1)},
+                parts=(Part("main", le(0, 1), proof=Chain(sp.S.Zero).le(1, sign())),))
+    chain = (Chain(tiny, variables={v: Interval.open(end, end + 1)}).le(tiny + v ** 2, sign())
+             .le(tiny + end ** 2, limit(v, "lo")))
+    thm = Theorem(name="red13f", reference="", source="t", title="t", variables={y: real()},
+                  parts=(Part("main", le(tiny, (y - sp.Rational(7, 3)) ** 2), proof=chain),))
+    assert symbolic_check(thm).status not in HOLDS
+    g = lambda w: -sp.Rational(2, 5) * w ** 6  # noqa: E731 - g'' = -12 w⁴ <= 0 on the reals
+    step = Chain(g(end)).le(sp.S.Zero, taylor(g, end, 0))
+    bent = Theorem(name="red13g", reference="", source="t", title="t", variables={y: real()},
+                   parts=(Part("main", le(g(end), 0), proof=step),))
+    assert symbolic_check(bent).status not in HOLDS
