@@ -753,7 +753,8 @@ def test_a_domain_end_and_a_taylor_point_are_real_where_they_are_defined_only():
     v = sp.Symbol("v_red13b", real=True)
     tiny = sp.Rational(1, 10 ** 40)
     with pytest.raises(ProofError, match="not shown a real number"):
-        Theorem(name="red13e", reference="", source="t", title="t", variables={y: real(), v: Interval.open(end, end + 1)},
+        Theorem(name="red13e", reference="", source="t", title="t",
+                variables={y: real(), v: Interval.open(end, end + 1)},
                 parts=(Part("main", le(0, 1), proof=Chain(sp.S.Zero).le(1, sign())),))
     chain = (Chain(tiny, variables={v: Interval.open(end, end + 1)}).le(tiny + v ** 2, sign())
              .le(tiny + end ** 2, limit(v, "lo")))
