@@ -437,6 +437,12 @@ def _binder_defined(node: sp.Basic, ctx: Context) -> Decision:
                 d = well_defined(end, inner)
                 if d.ok is not True:
                     return d
+                if not isinstance(node, sp.Integral):
+                    # a sum's variable runs over the integers between its limits (the canonical form types it
+                    # so); a limit that is not an integer reads differently in sympy (i = 1/3, 4/3, ...)
+                    d = _in_domain(end, Interval(integer=True), inner)
+                    if d.ok is not True:
+                        return Decision(None, f"{node}: its limit {end} is not shown to be an integer ({d.detail})")
         fresh = sp.Dummy(var.name, **({"integer": True} if not isinstance(node, sp.Integral) else {"real": True}))
         body = body.xreplace({var: fresh})
         lo, hi = ends

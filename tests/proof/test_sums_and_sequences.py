@@ -105,3 +105,24 @@ def test_splitting_does_not_capture_a_symbol_of_the_limits():
 
 def test_one_sequence_per_name():
     assert sequence("f_test", "g") is f
+
+
+# -- fourteenth review (a hostile review found this proved) ------------------------------------------------------------
+
+def test_a_sum_with_a_limit_not_shown_an_integer_is_not_defined():
+    # the canonical form types a sum's variable as an integer (3cos(2 pi j) - 1 = 2) while sympy's sign of
+    # Sum(2, (j, 1/3, 2/3)) reads one term at j = 1/3: 0 < Sum(3cos(2 pi j) - 1, (j, 1/3, 2/3)) was proved,
+    # false under both readings (-5/2 with the term at 1/3; 0 with no integer in [1/3, 2/3])
+    from cdpsym.expr.domains import Interval
+
+    j = sp.Symbol("j", real=True)
+    a = sp.Symbol("a_sum_test", real=True)
+    for lo, hi, variables in ((sp.Rational(1, 3), sp.Rational(2, 3), None),
+                              (a, a, {k: naturals(), a: Interval.open(0, 1)}),
+                              (1, k + sp.Rational(1, 2), None)):
+        const, wavy = sp.Sum(2, (j, lo, hi)), sp.Sum(3 * sp.cos(2 * sp.pi * j) - 1, (j, lo, hi))
+        chain = Chain(sp.S.Zero).lt(const, sign()).eq(wavy, algebra())
+        assert _status(sp.S.Zero, "<", wavy, chain, variables) not in HOLDS, (lo, hi)
+    # integer limits (a declared natural k) keep the sum defined: 0 < sum_{j=1}^{k} 2 is proved
+    chain = Chain(sp.S.Zero).lt(sp.Sum(2, (j, 1, k)), sign())
+    assert _status(sp.S.Zero, "<", sp.Sum(2, (j, 1, k)), chain) in HOLDS
