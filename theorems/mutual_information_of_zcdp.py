@@ -29,22 +29,23 @@ Parts:
   **proved** by the textbook axiom ``mutual_information_at_most_kl_diameter`` (information theory:
   :math:`I(X;Y)=\mathbb E_{x\sim X}D(\mathcal M(x)\|\bar{\mathcal M})` with :math:`\bar{\mathcal M}=\mathbb E_{x'\sim X}
   \mathcal M(x')` the output law; convexity of D in its second argument gives :math:`\le\mathbb E_{x,x'}
-  D(\mathcal M(x)\|\mathcal M(x'))\le` the supremum).  The second step is only **supported** (a ``numeric`` step,
-  and the ground truth below): mathematically it is ``kl_group`` at k = n applied to the Hamming path
-  :math:`x_i=(x'_1,\dots,x'_i,x_{i+1},\dots,x_n)` between any two inputs (n links, each changing at most entry i; a
-  repeated input is a ρ-zCDP pair trivially), then the supremum over all pairs.
+  D(\mathcal M(x)\|\mathcal M(x'))\le` the supremum).  The second step is **proved** by the kernel's
+  supremum rule (``by(kl_group, k=n, over_chains=True)``, docs/kernel.md): ``kl_group`` at k = n holds of the
+  scope's chain, which stands for every chain of n links of the class, and any two inputs are the ends of one --
+  the Hamming path :math:`x_i=(x'_1,\dots,x'_i,x_{i+1},\dots,x_n)` (each link changes at most entry i; a repeated
+  input is a ρ-zCDP pair trivially) -- so :math:`\mathbb E[G_n]=D_{\mathrm{KL}}(\mathcal M(x_0)\|\mathcal M(x_n))`
+  bounds every divergence of the supremum.
 
-**Verdict: supported** -- ``kl_group`` is proved; ``main`` is proved up to its last step.  Why the last step is not
-proved: it passes from a fact about *the* chain of the scope (the kernel's generic member of the class, for which
-``kl_group`` holds) to a bound on a functional of the whole mechanism (the supremum over all pairs).  The kernel has
-no rule for that generalisation, and an axiom with the condition ":math:`\mathbb E[G_n]\le c` ⇒
-:math:`\mathrm{diam}_{\mathrm{KL}}\le c`" is unsound under the kernel's semantics: inside a ``given`` discharge of a
-quantified need, a condition :math:`\mathbb E[G_n]\le v` is assumed of the scope's chain alone, and such an axiom
-then proves :math:`\mathrm{diam}_{\mathrm{KL}}\le\mathbb E[G_n]` for every chain (false: a chain of repeated inputs
-has :math:`\mathbb E[G_n]=0`).  An earlier draft of this module had that axiom; it was withdrawn for this reason.
+**Verdict: proved.**  The generalisation from the scope's chain to every pair is a kernel rule, not an axiom: an
+axiom with the condition ":math:`\mathbb E[G_n]\le c` ⇒ :math:`\mathrm{diam}_{\mathrm{KL}}\le c`" would be unsound
+under the kernel's semantics (inside a ``given`` discharge of a quantified need, a condition
+:math:`\mathbb E[G_n]\le v` is assumed of the scope's chain alone, and such an axiom then proves
+:math:`\mathrm{diam}_{\mathrm{KL}}\le\mathbb E[G_n]`, false for a chain of repeated inputs).  The rule reads the
+fact only where nothing in the scope singles out a chain and the bound is a constant of the class.
 
 Axiom added here: ``mutual_information_at_most_kl_diameter`` (Cover & Thomas; not specific to privacy).  The
-operators ``MutualInformation`` and ``KLDiameter`` are registered opaque numbers in [0, +oo].
+operator ``MutualInformation`` is a registered opaque number in [0, +oo]; ``KLDiameter`` is the kernel's
+(``cdpsym.expr.operators``), the quantity its supremum rule bounds.
 
 Tight: no.  The ground truth (REFERENCE N29 and more) is the Gaussian mechanism on the sum of the n bits
 (sensitivity 1, σ² = 1/(2ρ)) with X uniform on {0,1}^n (N29: n = 5, σ = 2 gives I = 0.136 vs 3.125) and with X
@@ -69,9 +70,9 @@ import mpmath
 import sympy as sp
 
 from cdpsym.expr import k, naturals, positive, rho, s
-from cdpsym.expr.operators import Expect, Opaque
+from cdpsym.expr.operators import Expect, KLDiameter, Opaque  # noqa: F401 (KLDiameter re-exported)
 from cdpsym.expr.symbols import describe
-from cdpsym.proof import Axiom, Chain, Part, Theorem, algebra, by, le, limit, numeric, register_opaque
+from cdpsym.proof import Axiom, Chain, Part, Theorem, algebra, by, le, limit, register_opaque
 from theorems.approx_dp_of_zcdp import zcdp
 from theorems.foundations_convexity import expectation_affine
 from theorems.pure_dp_group_privacy import G
@@ -100,26 +101,9 @@ class MutualInformation(Opaque):
         return True
 
 
-class KLDiameter(Opaque):
-    r"""``KLDiameter(n)`` is :math:`\sup_{x,x'\in\mathcal X^n}D_{\mathrm{KL}}(\mathcal M(x)\|\mathcal M(x'))`, a
-    number in [0, +oo] (a supremum of KL divergences, each >= 0 by Gibbs' inequality)."""
-
-    nargs = 1
-
-    def _latex(self, printer, exp=None):
-        body = (r"\sup_{x,x'\in\mathcal{X}^{%s}}D_{\mathrm{KL}}\left(\mathcal{M}(x)\,\middle\|\,\mathcal{M}(x')\right)"
-                % printer._print(self.args[0]))
-        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
-
-    def _eval_is_extended_nonnegative(self):
-        return True
-
-
-register_opaque(MutualInformation, KLDiameter)  # their typing (in [0, +oo]) is part of the trusted base
+register_opaque(MutualInformation)  # its typing (in [0, +oo]) is part of the trusted base
 describe(MutualInformation, r"$I(X;\mathcal{M}(X))$ is the mutual information (in nats) between a random input $X$ "
                             r"on $\mathcal{X}^n$ and the mechanism's output on it", 85)
-describe(KLDiameter, r"$\sup_{x,x'\in\mathcal{X}^n}D_{\mathrm{KL}}(\mathcal{M}(x)\|\mathcal{M}(x'))$ is the largest "
-                     r"KL divergence between the output distributions on two inputs of size $n$", 86)
 
 # -- axioms ---------------------------------------------------------------------------------------------------------------
 
@@ -249,8 +233,7 @@ def make(total: sp.Expr = BOUND) -> Theorem:
                     proof=_kl_chain(), ground_truth=_kl_truth)
     main_proof = (Chain(MutualInformation(n))
                   .le(KLDiameter(n), by(mutual_information_at_most_kl_diameter, n=n))
-                  .le(n ** 2 * rho, numeric())  # kl_group at k = n, over every pair: see the docstring
-                  .eq(BOUND, algebra()))
+                  .le(n ** 2 * rho, by(kl_group, k=n, over_chains=True)))
     if total != BOUND:
         main_proof = main_proof.eq(total, algebra())
     return Theorem(

@@ -64,7 +64,7 @@ import mpmath
 import sympy as sp
 
 from cdpsym.expr import L, a, eps, i, k, naturals, nonnegative, positive, real, s
-from cdpsym.expr.operators import Expect, ExpectAt, Indicator, LinkLoss, P, Prob, Q
+from cdpsym.expr.operators import Expect, ExpectAt, GroupLoss, Indicator, LinkLoss, P, Prob, Q
 from cdpsym.expr.symbols import describe
 from cdpsym.proof import Axiom, Chain, Part, Theorem, by, eq, induction, le
 from theorems.foundations_composition import Y1, c
@@ -78,14 +78,7 @@ __all__ = ["theorem", "make", "mutants", "EPS_GROUP", "G", "ell", "group_loss_on
 EPS_GROUP = k * eps
 
 
-def _sequence(name: str, tex: str) -> sp.FunctionClass:
-    """A real-valued random sequence ``name(i)`` printed as ``tex_{i}`` (undefined functions are random)."""
-    return sp.Function(name, real=True,
-                       _latex=lambda self, printer, exp=None: (r"%s_{%s}" % (tex, printer._print(self.args[0]))
-                                                               + (f"^{{{exp}}}" if exp else "")))
-
-
-G = _sequence("G", "G")  # the group loss between x_0 and x_k (the claim checker reads G(k) back)
+G = GroupLoss  # the group loss between x_0 and x_k (a kernel object: the supremum rule reads E[G_k] as a KL)
 ell = LinkLoss  # the loss of the link (x_{i-1}, x_i), at an output of M(x_0) (the kernel's class-member rule reads L
 #                 as ell_j at the link j)
 describe(G, r"$G_k$ is the privacy loss between the outputs on two inputs at distance $k$, the sum of the losses "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 __all__ = ["Opaque", "Expect", "Prob", "Renyi", "KL", "HockeyStick", "Normal", "PrivacyLoss", "Indicator",
-           "CondExpect", "StepLoss", "ClassLoss", "ExpectAt", "LinkLoss", "Output", "normal_density", "P", "Q", "OPAQUE"]
+           "CondExpect", "StepLoss", "ClassLoss", "ExpectAt", "LinkLoss", "GroupLoss", "KLDiameter", "Output", "normal_density", "P", "Q", "OPAQUE"]
 
 
 class Opaque(sp.Function):
@@ -206,6 +206,31 @@ LinkLoss = sp.Function("ell", real=True,
                        _latex=lambda self, printer, exp=None: (r"\ell_{%s}" % printer._print(self.args[0])
                                                                + (f"^{{{exp}}}" if exp else "")))
 
+#: ``GroupLoss(k)``, printed G_k: the group loss log m_0(Y)/m_k(Y) between the first and the k-th input of the
+#: chain, at an output Y of M(x_0) (the sum of the links' losses, by the axioms of ``pure_dp_group_privacy``).
+#: Random (undefined); the kernel's supremum rule reads ``E[G_k]`` as D_KL(M(x_0) || M(x_k)).
+GroupLoss = sp.Function("G", real=True,
+                        _latex=lambda self, printer, exp=None: (r"G_{%s}" % printer._print(self.args[0])
+                                                                + (f"^{{{exp}}}" if exp else "")))
+
+
+class KLDiameter(Opaque):
+    r"""``KLDiameter(n)`` is :math:`\sup_{x,x'\in\mathcal X^n}D_{\mathrm{KL}}(\mathcal M(x)\|\mathcal M(x'))`: the
+    largest KL divergence between the mechanism's outputs on two inputs of n entries (neighbours differ in at
+    most one entry), a number in [0, +oo] (a supremum of KL divergences, each >= 0 by Gibbs' inequality).  Only
+    the kernel's supremum rule (``by(fact, over_chains=True)``) bounds it from a fact about the scope's chain."""
+
+    nargs = 1
+
+    def _latex(self, printer, exp=None):
+        body = (r"\sup_{x,x'\in\mathcal{X}^{%s}}D_{\mathrm{KL}}\left(\mathcal{M}(x)\,\middle\|\,\mathcal{M}(x')\right)"
+                % printer._print(self.args[0]))
+        return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
+
+    def _eval_is_extended_nonnegative(self):
+        return True
+
+
 #: ``Output(j)``, printed M(x_j): the output distribution of the mechanism on the chain's j-th input.
 Output = sp.Function("Mx", _latex=lambda self, printer, exp=None: r"\mathcal{M}(x_{%s})" % printer._print(self.args[0]))
 
@@ -237,6 +262,8 @@ describe(ClassLoss, r"$L^{(i)}$ is the privacy loss of a pair of the class allow
 describe(ExpectAt, r"$\mathcal{M}(x_j)$ is the output distribution on the $j$-th input of the chain, "
                    r"$\ell_j$ the privacy loss of the link $(\mathcal{M}(x_{j-1}), \mathcal{M}(x_j))$, and "
                    r"$\mathbb{E}_{\mathcal{M}(x_j)}$ the expectation with the output drawn from $\mathcal{M}(x_j)$", 21)
+describe(KLDiameter, r"$\sup_{x,x'\in\mathcal{X}^n}D_{\mathrm{KL}}(\mathcal{M}(x)\|\mathcal{M}(x'))$ is the largest "
+                     r"KL divergence between the output distributions on two inputs of size $n$", 86)
 describe(Expect, r"$\mathbb{E}$ and $\Pr$ are taken under $P$ unless a subscript says otherwise", 90)
 
 #: what the kernel treats as opaque: every subclass of Opaque (CondMGF in the composition foundations, ...)

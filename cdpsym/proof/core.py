@@ -110,7 +110,7 @@ def trusted_axioms() -> tuple[Axiom, ...]:
 from cdpsym.expr import operators as _ops  # noqa: E402
 
 _OPAQUE_TYPES: set = {_ops.Expect, _ops.Prob, _ops.Indicator, _ops.Renyi, _ops.KL, _ops.HockeyStick, _ops.Normal,
-                      _ops.PrivacyLoss, _ops.CondExpect, _ops.ExpectAt}
+                      _ops.PrivacyLoss, _ops.CondExpect, _ops.ExpectAt, _ops.KLDiameter}
 
 
 def register_opaque(*classes: type) -> None:
@@ -178,6 +178,9 @@ KERNEL_RULES = {
               "composition game given any prefix (Dwork, Rothblum & Vadhan 2010; Dwork & Rothblum 2016, §3.1: the "
               "adversary picks a pair of the class, C_i is its privacy loss), and of each link of a chain of "
               "inputs whose consecutive pairs are pairs of the class (group privacy; Dwork & Roth 2014, Thm 2.2)",
+    "supremum": "a bound on E[G_m] = D_KL(M(x_0)||M(x_m)) for every chain of m links of the class bounds the "
+                "supremum of D_KL(M(x)||M(x')) over inputs of m entries (any two are the ends of such a chain: the "
+                "Hamming path, each link changing at most one entry; Dwork & Roth 2014, proof of Thm 2.2)",
     "limit": "passing to the limit in a non-strict inequality (c <= f(v) for every v in (a, b), f continuous on "
              "[a, b): c <= f(a))",
 }
@@ -1106,10 +1109,14 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
         return _fail(f"{fact.name} rests on axioms about {sorted(map(str, captured))} (a fixed random variable of the "
                      f"trusted base), which this scope declares as a variable: rename the variable")
     at_member = why.at_step is not None or why.at_link is not None
-    # a fact read at a member of the class (at_step/at_link), or a theorem that did so, holds for every pair of a
-    # class only: what it rests on must hold for every pair too -- the scope without the conditions a `given`
-    # discharge assumes of the canonical pair alone -- and its numbers must be constants of the class
-    by_class = at_member or "member" in standing.rules
+    if why.over_chains not in (True, False):
+        return _fail(f"over_chains must be True or False, not {why.over_chains!r}")
+    over_chains = why.over_chains is True
+    # a fact read at a member of the class (at_step/at_link) or over every chain (over_chains), or a theorem that
+    # did so, holds for every pair of a class only: what it rests on must hold for every pair too -- the scope
+    # without the conditions a `given` discharge assumes of the canonical pair alone -- and its numbers must be
+    # constants of the class
+    by_class = at_member or over_chains or bool({"member", "supremum"} & set(standing.rules))
     if by_class:
         ctx = _class_scope(ctx)
         if type(fact) is Hypothesis and not _in_scope(fact, ctx):
@@ -1181,12 +1188,20 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
         return _fail("flip=True reverses an equation only for at_step= (the class-member rule)")
     if why.at_step is not None and why.at_link is not None:
         return _fail("at_step and at_link name two different members: give one")
+    if over_chains and at_member:
+        return _fail("over_chains bounds a supremum over every chain; at_step/at_link read one member: give one")
     if why.at_step is not None or why.at_link is not None:
         lifted = _at_member(rel, why, ctx)
         if isinstance(lifted, _Closed):
             return _Closed(lifted.status, None, lifted.detail, tuple(sorted(axioms)), point=lifted.point)
         rel = lifted
         rules.add("member")
+    if over_chains:
+        lifted = _over_chains(rel, fact, ctx)
+        if isinstance(lifted, _Closed):
+            return _Closed(lifted.status, None, lifted.detail, tuple(sorted(axioms)), point=lifted.point)
+        rel = lifted
+        rules.add("supremum")
     match, establishes = _match(why, lhs, rhs, rel, ctx)
     statuses.append(_status(match))
     if match.ok is False:
@@ -1247,6 +1262,64 @@ def _class_tie(ctx: Context) -> str:
             named.append(f"the domain of {sym}")
             tokens |= t
     return ", ".join(named) if len(tokens) > 1 else ""
+
+
+def _names_chain(e: sp.Basic) -> str:
+    """The first node of ``e`` that speaks of a chain of inputs or of a random sequence ('' when none): a link's
+    or the group's loss (``ell_j``, ``G_k``), an output law ``M(x_j)``, an expectation under one, the composition
+    game's objects (``C_i``, ``E[. | F_i]``), any other random sequence, or a pair of a class ``L^{(i)}``."""
+    for node in sp.preorder_traversal(as_expr(e)):
+        if isinstance(node, (_ops.ExpectAt, _ops.CondExpect)):
+            return str(node)
+        if isinstance(node, AppliedUndef) and not is_sequence(node.func):
+            return str(node)
+    return ""
+
+
+def _over_chains(rel: Rel, fact: "Fact", ctx: Context) -> "Rel | _Closed":
+    """The supremum rule: ``E[G_m] op c`` (op one of =, <=, <) about the scope's chain of inputs -- which, like the
+    canonical pair, stands for *every* chain whose consecutive pairs are pairs of the class -- bounds the
+    supremum over all of them: ``KLDiameter(m) <= c``.
+
+    Why: ``E[G_m] = E_{M(x_0)}[log m_0/m_m] = D_KL(M(x_0)||M(x_m))`` (the group loss, at an output of ``M(x_0)``),
+    and any two inputs of m entries are the ends of a chain of m links each changing at most one entry (the
+    Hamming path; a repeated input is a neighbour of itself), so every pair of the supremum is the pair of ends of
+    some chain of the class.  Sound only if nothing in the scope singles out a chain: no fact and no domain may
+    name a chain object (``ell_j``, ``G_k``, ``M(x_j)``, ``E_{M(x_j)}``) or another random sequence, and ``c``
+    must be a constant of the class (a finite number naming no pair, no chain, no random or opaque term)."""
+    tie = _class_tie(ctx)
+    if tie:
+        return _fail(f"over_chains: {tie} ties two classes of pairs together (docs/kernel.md, the supremum rule)")
+    for f in ctx.facts:
+        terms = [f.relation.lhs, f.relation.rhs] + [x for c in f.conditions for x in (c.lhs, c.rhs)]
+        terms += [x for d in f.variables.values() for x in (d.lo, d.hi)]
+        named = next((t for t in map(_names_chain, terms) if t), "")
+        if named:
+            return _fail(f"over_chains: the scope's fact '{f.name}' names {named}: a chain of the scope singled out "
+                         f"by it is not every chain of the class")
+    for sym, dom in ctx.domains.items():
+        named = _names_chain(dom.lo) or _names_chain(dom.hi)
+        if named:
+            return _fail(f"over_chains: the domain of {sym} names {named}: the chain is singled out")
+    lhs = rel.lhs
+    if rel.op not in ("=", "<=", "<") or type(lhs) is not _ops.Expect or type(lhs.args[0]) is not _ops.GroupLoss:
+        return _fail(f"over_chains reads a bound E[G_m] <= c on the group loss's mean; {fact.name} gives {rel.plain()}")
+    m, c = lhs.args[0].args[0], rel.rhs
+    if not deterministic(m) or opaque_terms(m) or foreign(m) or _names_chain(m):
+        return _fail(f"over_chains: the chain length {m} must be a number (no random quantity, no opaque term)")
+    from cdpsym.expr.domains import naturals
+
+    d = _in_domain(m, naturals(), ctx)
+    if d.ok is not True:
+        return _fail(f"over_chains: the chain length {m} is not shown to be an integer >= 1 ({d.detail})")
+    if not deterministic(c) or opaque_terms(c) or foreign(c) or _names_pair(c) or _names_chain(c) \
+            or any(is_random_symbol(x) for x in c.free_symbols):
+        return _fail(f"over_chains: the bound {c} must be a constant of the class (a number naming no pair, chain, "
+                     f"random or opaque term)")
+    fin = finite_value(c, ctx)
+    if fin.ok is not True:
+        return _fail(f"over_chains: the bound {c} is not shown a finite real ({fin.detail})")
+    return Rel(_ops.KLDiameter(m), "<=", c)
 
 
 #: what a fact about the class of pairs may contain to be read at a member: numbers, the pair's loss L, and

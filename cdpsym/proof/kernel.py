@@ -184,6 +184,7 @@ class By(Justification):
     at_step: sp.Expr | None = None  # apply a fact about the class of pairs to the pair of composition step i
     flip: bool = False  # with at_step: use an equation A = B as B <= A
     at_link: sp.Expr | None = None  # apply a fact about the class of pairs to link j of a chain of inputs
+    over_chains: bool = False  # bound the supremum over every chain of the class by a fact about the scope's chain
     method = "by"
 
     def __post_init__(self) -> None:
@@ -320,7 +321,7 @@ def sign(note: str = "") -> Sign:
 
 def by(fact: object, inside: Callable[[sp.Expr], sp.Expr] | None = None,
        given: Mapping[str, object] | None = None, at_step: object = None, flip: bool = False,
-       at_link: object = None, **inst: object) -> By:
+       at_link: object = None, over_chains: bool = False, **inst: object) -> By:
     """Cite a fact (axiom, hypothesis, theorem part; a one-part theorem stands for its part).
 
     ``inst`` instantiates the fact's variables by name; ``inside`` is the
@@ -333,14 +334,16 @@ def by(fact: object, inside: Callable[[sp.Expr], sp.Expr] | None = None,
     as conditional on the prefix; ``flip=True`` uses an equation ``A = B`` as
     ``B <= A``.  ``at_link=j`` applies it to the link ``(x_{j-1}, x_j)`` of a chain
     of inputs (group privacy): ``L`` read as ``ell_j``, ``P, Q`` as ``M(x_{j-1}),
-    M(x_j)``, ``E`` as ``E_{M(x_{j-1})}``; the relation is kept.
+    M(x_j)``, ``E`` as ``E_{M(x_{j-1})}``; the relation is kept.  ``over_chains=True``
+    (the kernel's supremum rule) turns an instance ``E[G_m] <= c`` about the scope's
+    chain of inputs into ``sup_{x,x'} D_KL(M(x)||M(x')) <= c`` over inputs of m entries.
     """
     if not isinstance(fact, Fact):
         main = getattr(fact, "main", None)
         if not isinstance(main, Fact):
             raise ProofError(f"by() cites a fact or a theorem, got {fact!r}")
         fact = main
-    return By(fact, inst, inside, dict(given or {}), at_step, bool(flip), at_link)
+    return By(fact, inst, inside, dict(given or {}), at_step, bool(flip), at_link, over_chains is True)
 
 
 def specialize(minimizes: sp.Expr | None = None, **value: object) -> Specialize:

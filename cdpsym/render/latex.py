@@ -214,6 +214,12 @@ def _instance_latex(why) -> str:
     if step is not None:  # the class-member rule: the fact about every pair, read at step i's pair
         out += (r"\text{, for the pair of step }" + tex(step) + r"\text{ given any prefix}"
                 + (r"\text{ (read right to left)}" if getattr(why, "flip", False) else ""))
+    link = getattr(why, "at_link", None)
+    if link is not None:  # the class-member rule at a link of a chain of inputs
+        out += r"\text{, for the link }(x_{" + tex(link - 1) + r"}, x_{" + tex(link) + r"})\text{ of the chain}"
+    if getattr(why, "over_chains", False) is True:  # the supremum rule
+        out += (r"\text{, which holds for every chain of the class: any two inputs are the ends of one "
+                r"(the Hamming path), so it bounds the supremum}")
     return out
 
 
@@ -285,6 +291,8 @@ def justification_latex(why) -> str:
         if getattr(why, "at_step", None) is not None:
             return fact_label(why.fact) + r"\text{, read at the pair the adversary picks at step }" + \
                 tex(why.at_step) + r"\text{ given any prefix (a pair of the class)}"
+        if getattr(why, "over_chains", False) is True:
+            return fact_label(why.fact) + r"\text{ over every chain of the class (the supremum rule)}"
         return fact_label(why.fact)
     return rf"\text{{{text(getattr(why, 'method', '?'))}}}"
 
