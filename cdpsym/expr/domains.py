@@ -153,16 +153,20 @@ class Interval:
         return rf"{name}\in{left}{lo},{hi}{right}"
 
     # -- reparametrization for sign arguments ------------------------------------
-    def reparametrize(self, symbol: sp.Symbol, closed_rational: bool = False) -> sp.Expr:
+    def reparametrize(self, symbol: sp.Symbol, closed_rational: bool = False, relax_integer: bool = False) -> sp.Expr:
         """An expression in a fresh dummy ``u`` that ranges exactly over (a subset of) the domain.
 
         The image is exactly the domain (for a closed finite interval the symbol is returned unchanged, so
         only its sympy assumptions are used, unless ``closed_rational``: then ``lo + (hi - lo) 4u/(1 + u)^2``,
         ``u >= 0``, whose factor ``4u/(1 + u)^2`` takes every value of [0, 1] -- 0 at u = 0, 1 at u = 1 --
-        and no other): a sign proved for every ``u`` holds on the whole domain.
+        and no other): a sign proved for every ``u`` holds on the whole domain.  An integer domain is an integer
+        dummy (all integers), or above a finite lower end the least integer plus a non-negative one; with
+        ``relax_integer`` one with two finite ends is parametrized as the real interval with the same ends, a
+        superset of its integers (for proving a sign only: a point of the cover need not be in the domain).
         """
         lo, hi = self.lo, self.hi
-        if self.integer:
+        relaxed = relax_integer and lo is not sp.S.NegativeInfinity and hi is not sp.S.Infinity
+        if self.integer and not relaxed:  # relaxed: the real interval with the same ends, which holds its integers
             if lo is sp.S.NegativeInfinity or hi is not sp.S.Infinity:
                 return sp.Dummy(symbol.name, integer=True)
             n = sp.Dummy(symbol.name + "_n", integer=True, nonnegative=True)
@@ -181,7 +185,7 @@ class Interval:
         #   (lo, hi): lo + (hi-lo)/(1+u), u > 0      (lo, hi]: lo + (hi-lo)/(1+u), u >= 0
         #   [lo, hi): hi - (hi-lo)/(1+u), u >= 0     [lo, hi]: no rational one -- keep the symbol
         if not self.left_open and not self.right_open:
-            if not closed_rational:
+            if not closed_rational and not relaxed:
                 return symbol
             u = sp.Dummy(symbol.name + "_u", nonnegative=True)
             return lo + (hi - lo) * 4 * u / (1 + u) ** 2

@@ -88,9 +88,9 @@ class Context:
         deps = dom.lo.free_symbols | dom.hi.free_symbols
         return 1 + max((self._depth(d, seen | {s}) for d in deps), default=-1) if deps else 0
 
-    def reparametrize(self, expr: sp.Expr, closed_rational: bool = False) -> sp.Expr:
+    def reparametrize(self, expr: sp.Expr, closed_rational: bool = False, relax_integer: bool = False) -> sp.Expr:
         """Substitute every domain symbol by a parametrization of its domain (dependents first); see
-        :meth:`Interval.reparametrize` for ``closed_rational``."""
+        :meth:`Interval.reparametrize` for ``closed_rational`` and ``relax_integer``."""
         symbols = set(expr.free_symbols)
         grew = True
         while grew:
@@ -105,7 +105,7 @@ class Context:
         for s in sorted(symbols, key=lambda s: (-self._depth(s), str(s))):
             dom = self.domains.get(s)  # type: ignore[call-overload]
             if dom is not None:
-                expr = expr.xreplace({s: dom.reparametrize(s, closed_rational)})
+                expr = expr.xreplace({s: dom.reparametrize(s, closed_rational, relax_integer)})
         return expr
 
     def sample(self, symbols: set[sp.Basic], rng: random.Random) -> dict[sp.Basic, mpmath.mpf]:
@@ -121,6 +121,15 @@ class Context:
             if dom is not None and (dom.lo.free_symbols or dom.hi.free_symbols):
                 lo = _eval(dom.lo, out) if dom.lo.is_finite is not False else None
                 hi = _eval(dom.hi, out) if dom.hi.is_finite is not False else None
+                if dom.integer and (lo is not None or hi is not None):
+                    # an integer of the domain at these ends (a sample outside it would refute a true claim)
+                    first = None if lo is None else (mpmath.floor(lo) + 1 if dom.left_open else mpmath.ceil(lo))
+                    last = None if hi is None else (mpmath.ceil(hi) - 1 if dom.right_open else mpmath.floor(hi))
+                    first = last - 5 if first is None else first
+                    last = first + 5 if last is None else last
+                    if first <= last:
+                        out[s] = mpmath.mpf(rng.randint(int(first), int(min(last, first + 50))))
+                        continue
                 if lo is not None and hi is not None:
                     out[s] = lo + (hi - lo) * mpmath.mpf(rng.uniform(0.01, 0.99))
                 elif lo is not None:
@@ -960,6 +969,15 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             continue
         if getattr(cand, f"is_{want}"):
             return Decision(True, f"sympy: {want} after reparametrizing the domains")
+    # integer domains with two finite ends (k in [1, a - 1)): their symbols were kept as bare integers; a sign on
+    # the real interval with the same ends holds on its integers
+    if any((d := ctx.domains.get(x)) is not None and d.integer and d.lo is not sp.S.NegativeInfinity
+           and d.hi is not sp.S.Infinity for x in ea.free_symbols):
+        relaxed = ctx.reparametrize(ea, relax_integer=True)
+        for fn in (lambda x: x, sp.factor, sp.together, sp.simplify):
+            cand = _try(fn, relaxed)
+            if cand is not None and getattr(cand, f"is_{want}"):
+                return Decision(True, f"sympy: {want} on the real hull of the integer domains")
     # closed finite domains: their symbols were kept (only their assumptions used); try the rational cover
     if any((d := ctx.domains.get(x)) is not None and not d.integer and not d.left_open and not d.right_open
            for x in er.free_symbols):  # a closed finite domain's symbol was kept as it is

@@ -1053,18 +1053,33 @@ def _rule_split(why: Split, lhs, op, rhs, ctx, chain, stack) -> _Closed:
 
 
 def _rule_induction(why: Induction, lhs, op, rhs, ctx, chain, stack) -> _Closed:
-    """induction on an integer variable ranging over {1, 2, ...}: base case at 1 and the step from k to
-    k+1 with the statement at k in scope as ``ih``.  Establishes the claimed relation."""
+    """induction on an integer variable ranging over {1, 2, ...}, or over the integers of [1, hi) or [1, hi] for an
+    end ``hi`` free of it: base case at 1 and the step from k to k+1 with the statement at k in scope as ``ih``
+    (in the bounded case the step's k ranges over the integers of [1, hi - 1), so that k + 1 is in the domain).
+    Establishes the claimed relation."""
     var = why.var
     dom = ctx.domains.get(var)
-    if dom is None or domain_key(dom) != (sp.S.One, sp.S.Infinity, False, True, True):
-        return _fail(f"{var} must be declared as the integers >= 1 (naturals())")
+    if dom is None:
+        return _fail(f"{var} is not a variable of the scope")
+    unbounded = domain_key(dom) == (sp.S.One, sp.S.Infinity, False, True, True)
+    bounded = (dom.integer is True and dom.lo == sp.S.One and dom.left_open is False
+               and dom.hi is not sp.S.Infinity and var not in dom.hi.free_symbols)
+    if not (unbounded or bounded):
+        return _fail(f"{var} must be declared as the integers >= 1 (naturals()), or as the integers of [1, hi) or "
+                     f"[1, hi]")
     dependent = [str(s) for s, d in ctx.domains.items() if var in (d.lo.free_symbols | d.hi.free_symbols)]
     if dependent:
         return _fail(f"the domain(s) of {dependent} depend on {var}: induction on {var} would keep them fixed")
     # hypotheses that say something about `var` hold for *the* var of the statement, not for every smaller
     # index: out of scope in both cases
     base_ctx = ctx.with_facts(tuple(f for f in ctx.facts if var not in _fact_free_symbols(f)))
+    step_base = base_ctx
+    if bounded:  # the step from k to k + 1 only where k + 1 is in the domain: k in [1, hi - 1) (or [1, hi - 1])
+        inner = Interval(sp.S.One, dom.hi - 1, False, dom.right_open, True)
+        try:
+            step_base = Context({v: (inner if v == var else d) for v, d in base_ctx.domains.items()}, base_ctx.facts)
+        except ProofError as exc:
+            return _fail(f"the inductive step's range of {var}, {inner.describe()}, cannot be declared: {exc}")
     results = []
     one, nxt = {var: sp.S.One}, {var: var + 1}
     if isinstance(why.base, Chain):
@@ -1075,7 +1090,7 @@ def _rule_induction(why: Induction, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     if not isinstance(why.step, Chain):
         return _fail("the inductive step must be a Chain")
     ih = Hypothesis(name="ih", title="induction hypothesis", relation=Rel(lhs, op, rhs))
-    step_ctx = base_ctx.with_facts(base_ctx.facts + (ih,))
+    step_ctx = step_base.with_facts(step_base.facts + (ih,))
     results += _chain_proves(why.step, subst(lhs, nxt), op, subst(rhs, nxt), step_ctx, stack)
     bad = [r for r in results if r.status == "failed"]
     if bad:

@@ -525,6 +525,40 @@ def test_E_true_recurrence():
     assert_proved(build)
 
 
+# induction over the integers of [1, hi): the step runs over k in [1, hi - 1), so that k + 1 is in the domain
+
+_A_IND = sp.Symbol("a_ind", real=True)
+
+
+def _bounded(relation, base, step, right_open=True, lo=sp.S.One, left_open=False):
+    return thm("E_bounded", relation, Chain(relation.lhs).lt(relation.rhs, induction(k, base, step))
+               if relation.op == "<" else Chain(relation.lhs).le(relation.rhs, induction(k, base, step)),
+               {_A_IND: at_least(4), k: Interval(lo, _A_IND, left_open, right_open, True)})
+
+
+def test_E_true_bounded_induction_uses_the_steps_range():
+    # 0 < a - k for the integers k of [1, a): the step's k is below a - 1 (with k merely below a, 0 < a - k - 1
+    # would not follow)
+    assert_proved(lambda: _bounded(lt(0, _A_IND - k), sign(), Chain(sp.S.Zero).lt(_A_IND - k - 1, sign())))
+    # closed: k <= a for the integers of [1, a]
+    assert_proved(lambda: _bounded(le(k, _A_IND), sign(), Chain(k + 1).le(_A_IND, sign()), right_open=False))
+
+
+def test_E_bounded_induction_does_not_step_past_the_end():
+    # 0 < a - k - 1 on the integers of [1, a): false at a = 9/2, k = 4 (the base 0 < a - 2 holds)
+    assert_refused(lambda: _bounded(lt(0, _A_IND - k - 1), sign(), Chain(sp.S.Zero).lt(_A_IND - k - 2, sign())))
+    # k < a on the integers of [1, a]: false at k = a = 4; the step's k + 1 <= a is not < a
+    assert_refused(lambda: _bounded(lt(k, _A_IND), sign(), Chain(k + 1).lt(_A_IND, sign()), right_open=False))
+
+
+def test_E_bounded_induction_starts_at_one():
+    # 0 <= (k - 1)(k - 3) is false at k = 2, in the integers of (1, a) and of [2, a): the base at k = 1 proves
+    # nothing about them
+    step = Chain(sp.S.Zero).le(k * (k - 2), sign())
+    for lo, left_open in ((sp.S.One, True), (sp.S(2), False)):
+        assert_refused(lambda: _bounded(le(0, (k - 1) * (k - 3)), _algebra_record(), step, lo=lo, left_open=left_open))
+
+
 # =====================================================================================================
 # F. Citing hypotheses and theorems
 # =====================================================================================================
@@ -729,6 +763,26 @@ def test_G_true_sum_of_a_constant():
 # =====================================================================================================
 # H. Integer domains with a symbolic lower bound
 # =====================================================================================================
+
+def test_H_a_sample_of_an_integer_domain_with_a_symbolic_end_is_an_integer():
+    # (k - 1)(k - 2) >= 0 at every integer and < 0 at k = 3/2: a sample k = lo + (hi - lo)U, not an integer, refuted
+    # it (a false refutation of a true claim); the samples are integers of the domain at the sampled ends
+    import random
+
+    from cdpsym.proof.algebra import prove_sign
+
+    for right_open in (True, False):
+        ctx = Context({_A_IND: at_least(4), k: Interval(sp.S.One, _A_IND - 1, False, right_open, True)})
+        assert prove_sign((k - 1) * (k - 2), ctx, samples=40).ok is not False
+        rng = random.Random(5)
+        for _ in range(40):
+            v = ctx.sample({k}, rng)
+            assert v[k] == int(v[k]) and 1 <= v[k] and (v[k] < v[_A_IND] - 1 if right_open else v[k] <= v[_A_IND] - 1)
+    # and the real hull of such a domain proves signs on its integers: a - k - 1 > 0 for k in [1, a - 1)
+    ctx = Context({_A_IND: at_least(4), k: Interval(sp.S.One, _A_IND - 1, False, True, True)})
+    assert prove_sign(_A_IND - k - 1, ctx, strict=True).ok is True
+    assert prove_sign(_A_IND - k - 2, ctx, strict=True).ok is not True  # false at a = 4.5, k = 3
+
 
 def test_H_closed_integer_bound_strict_claim():
     # n integer >= mi (mi integer): mi < n is false at n = mi
