@@ -153,7 +153,8 @@ class Interval:
         return rf"{name}\in{left}{lo},{hi}{right}"
 
     # -- reparametrization for sign arguments ------------------------------------
-    def reparametrize(self, symbol: sp.Symbol, closed_rational: bool = False, relax_integer: bool = False) -> sp.Expr:
+    def reparametrize(self, symbol: sp.Symbol, closed_rational: bool = False, relax_integer: bool = False,
+                      keep_integer: bool = False) -> sp.Expr:
         """An expression in a fresh dummy ``u`` that ranges exactly over (a subset of) the domain.
 
         The image is exactly the domain (for a closed finite interval the symbol is returned unchanged, so
@@ -162,9 +163,12 @@ class Interval:
         and no other): a sign proved for every ``u`` holds on the whole domain.  An integer domain is an integer
         dummy (all integers), or above a finite lower end the least integer plus a non-negative one; with
         ``relax_integer`` one with two finite ends is parametrized as the real interval with the same ends, a
-        superset of its integers (for proving a sign only: a point of the cover need not be in the domain).
+        superset of its integers (for proving a sign only: a point of the cover need not be in the domain); with
+        ``keep_integer`` an integer domain keeps its symbol (its assumptions, which the domain implies, are used).
         """
         lo, hi = self.lo, self.hi
+        if self.integer and keep_integer:  # the symbol itself: its sympy assumptions follow from the domain
+            return symbol
         relaxed = relax_integer and lo is not sp.S.NegativeInfinity and hi is not sp.S.Infinity
         if self.integer and not relaxed:  # relaxed: the real interval with the same ends, which holds its integers
             if lo is sp.S.NegativeInfinity or hi is not sp.S.Infinity:

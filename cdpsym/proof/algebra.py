@@ -88,9 +88,10 @@ class Context:
         deps = dom.lo.free_symbols | dom.hi.free_symbols
         return 1 + max((self._depth(d, seen | {s}) for d in deps), default=-1) if deps else 0
 
-    def reparametrize(self, expr: sp.Expr, closed_rational: bool = False, relax_integer: bool = False) -> sp.Expr:
+    def reparametrize(self, expr: sp.Expr, closed_rational: bool = False, relax_integer: bool = False,
+                      keep_integer: bool = False) -> sp.Expr:
         """Substitute every domain symbol by a parametrization of its domain (dependents first); see
-        :meth:`Interval.reparametrize` for ``closed_rational`` and ``relax_integer``."""
+        :meth:`Interval.reparametrize` for ``closed_rational``, ``relax_integer`` and ``keep_integer``."""
         symbols = set(expr.free_symbols)
         grew = True
         while grew:
@@ -105,7 +106,7 @@ class Context:
         for s in sorted(symbols, key=lambda s: (-self._depth(s), str(s))):
             dom = self.domains.get(s)  # type: ignore[call-overload]
             if dom is not None:
-                expr = expr.xreplace({s: dom.reparametrize(s, closed_rational, relax_integer)})
+                expr = expr.xreplace({s: dom.reparametrize(s, closed_rational, relax_integer, keep_integer)})
         return expr
 
     def sample(self, symbols: set[sp.Basic], rng: random.Random) -> dict[sp.Basic, mpmath.mpf]:
@@ -177,6 +178,9 @@ def _empty(dom: Interval, ctx: "Context") -> str | None:
         if lo.is_number and hi.is_number:
             first = sp.floor(lo) + 1 if dom.left_open else sp.ceiling(lo)
             return None if (first < hi if dom.right_open else first <= hi) else "empty"
+        if lo.is_Integer and not dom.left_open:  # it contains lo itself when lo < hi (lo <= hi, closed)
+            return None if prove_sign(hi - lo, ctx, strict=dom.right_open).ok is True else \
+                "not shown to contain an integer"
         return None if prove_sign(hi - lo - 2, ctx).ok is True else "not shown to contain an integer"
     if lo is sp.S.NegativeInfinity or hi is sp.S.Infinity:
         return None
@@ -542,8 +546,23 @@ def _canon_arg(a: sp.Basic) -> sp.Basic:
         if a.has(*OPAQUE) or a.has(sp.Integral, sp.Sum, sp.Product):
             a = canon(a)  # inner operators first, then the same expansion around them
         a = sp.powsimp(a, combine="exp")
-        return sp.expand(a, power_exp=False, log=False)
+        a = sp.expand(a, power_exp=False, log=False)
+        return a.replace(lambda x: isinstance(x, sp.exp), lambda x: sp.exp(_collect_exponent(x.args[0])))
     return canon(a)
+
+
+def _collect_exponent(x: sp.Expr) -> sp.Expr:
+    """An exponent ``sum_j c_j(params) * A_j`` with its random or opaque parts ``A_j`` (``G(k)``, ``E[...]``) collected
+    and each coefficient in lowest terms (``a/(k^2 + k) + a/(k + 1)`` is ``a/k``): an identity, so that one exponent
+    written two ways has one form (the coefficients are rational functions of the parameters)."""
+    parts = [n for n in sp.preorder_traversal(x) if isinstance(n, (AppliedUndef,) + OPAQUE) or is_random_symbol(n)]
+    if not parts:
+        return x
+    groups: dict = {}
+    for term in sp.Add.make_args(x):
+        coeff, rest = term.as_independent(*parts, as_Add=False)
+        groups[rest] = groups.get(rest, sp.S.Zero) + coeff
+    return sp.Add(*[sp.cancel(cf) * rest for rest, cf in groups.items()])
 
 
 def opaque_terms(expr: sp.Basic) -> set[sp.Basic]:
@@ -941,6 +960,51 @@ def _prove_sign_extended(e: sp.Expr, ctx: Context, strict: bool, samples: int) -
     return d
 
 
+def _grouped_sign(e: sp.Expr, strict: bool) -> bool:
+    """``e >= 0`` (``> 0`` when ``strict``) by its structure, where sympy's own query gives up: a product or
+    quotient of such factors, a power of a positive base, and a sum ``c + t_1 + ... + t_n`` with a negative
+    number ``c`` grouped with one term -- some ``c + t_i`` is (sympy: ``2^{c+1} - 2 > 0`` for an integer c >= 1,
+    which it cannot see in ``2^{c+1} + u - 2``) and every other ``t_j`` is non-negative."""
+    return _structural_sign(e) in (("pos",) if strict else ("pos", "nonneg"))
+
+
+def _structural_sign(e: sp.Expr, depth: int = 0) -> str | None:
+    """'pos', 'nonneg' or None (unknown), from sympy's queries on the parts of ``e``."""
+    if e.is_positive:
+        return "pos"
+    if depth > 6:
+        return "nonneg" if e.is_nonnegative else None
+    if isinstance(e, sp.Mul):
+        signs = [_structural_sign(a, depth + 1) for a in e.args]
+        if None in signs:
+            return None
+        return "pos" if all(x == "pos" for x in signs) else "nonneg"
+    if isinstance(e, sp.Pow):
+        base, ex = e.args
+        if ex.is_real and _structural_sign(base, depth + 1) == "pos":
+            return "pos"
+        return "nonneg" if e.is_nonnegative else None
+    if isinstance(e, sp.Add):
+        const = sum((a for a in e.args if a.is_number), sp.S.Zero)
+        rest = [a for a in e.args if not a.is_number]
+        signs = [_structural_sign(a, depth + 1) for a in rest]
+        if const.is_nonnegative and None not in signs:
+            return "pos" if const.is_positive or "pos" in signs else "nonneg"
+        if const.is_negative:
+            for i, head in enumerate(rest):
+                others = signs[:i] + signs[i + 1:]
+                if None in others:
+                    continue
+                grouped = _structural_sign(head + const, depth + 1)
+                if grouped == "pos" or "pos" in others:
+                    if grouped is not None:
+                        return "pos"
+                elif grouped == "nonneg":
+                    return "nonneg"
+        return "nonneg" if e.is_nonnegative else None
+    return "nonneg" if e.is_nonnegative else None
+
+
 def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decision:
     with in_scope(ctx):
         e = canon(e)
@@ -962,6 +1026,16 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             continue
         if v < -mpmath.mpf("1e-25") or (strict and v <= 0):
             return Decision(False, f"{'<=' if strict else '<'} 0 at a sample point: {mpmath.nstr(v, 12)}", shown)
+    # a product (or quotient) of factors each shown positive (non-negative, for a non-strict claim), each in the
+    # whole scope: its sign (no opaque term -- a factor that may be infinite could meet a zero)
+    if isinstance(e, sp.Mul) and not opaque_terms(e):
+        signs = []
+        for f in e.args:
+            inverse = f.is_Pow and f.exp.is_negative and f.exp.is_integer
+            base = f.base if inverse and f.exp == -1 else f
+            signs.append(_prove_sign(base, ctx, strict or inverse, 0).ok is True)
+        if all(signs):
+            return Decision(True, f"{want}: each factor is")
     er = ctx.reparametrize(ea)
     for fn in (lambda x: x, sp.factor, sp.together, sp.simplify, lambda x: sp.factor(sp.simplify(x.rewrite(sp.exp)))):
         cand = _try(fn, er)
@@ -969,15 +1043,20 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             continue
         if getattr(cand, f"is_{want}"):
             return Decision(True, f"sympy: {want} after reparametrizing the domains")
-    # integer domains with two finite ends (k in [1, a - 1)): their symbols were kept as bare integers; a sign on
-    # the real interval with the same ends holds on its integers
-    if any((d := ctx.domains.get(x)) is not None and d.integer and d.lo is not sp.S.NegativeInfinity
-           and d.hi is not sp.S.Infinity for x in ea.free_symbols):
-        relaxed = ctx.reparametrize(ea, relax_integer=True)
+    # integer domains: a domain with two finite ends (k in [1, a - 1)) was a bare integer; a sign on the real
+    # interval with the same ends holds on its integers.  One above a finite end (c >= 1) was its least integer
+    # plus n >= 0, where sympy may lose what it knows of c itself (2^{c+1} >= 4): try the symbol
+    integers = [d for x in ctx.reparametrize(ea, keep_integer=True).free_symbols
+                if (d := ctx.domains.get(x)) is not None and d.integer]
+    for how, cover in (("on the real hull of the integer domains", dict(relax_integer=True)),
+                       ("with the integer variables' own assumptions", dict(keep_integer=True))):
+        if not integers:
+            break
+        relaxed = ctx.reparametrize(ea, **cover)
         for fn in (lambda x: x, sp.factor, sp.together, sp.simplify):
             cand = _try(fn, relaxed)
-            if cand is not None and getattr(cand, f"is_{want}"):
-                return Decision(True, f"sympy: {want} on the real hull of the integer domains")
+            if cand is not None and (getattr(cand, f"is_{want}") or _grouped_sign(cand, strict)):
+                return Decision(True, f"sympy: {want} {how}")
     # closed finite domains: their symbols were kept (only their assumptions used); try the rational cover
     if any((d := ctx.domains.get(x)) is not None and not d.integer and not d.left_open and not d.right_open
            for x in er.free_symbols):  # a closed finite domain's symbol was kept as it is

@@ -1068,3 +1068,33 @@ def test_M_true_probability_below_itself_plus_one():
     X_ = sp.Symbol("X", real=True)
     pr = Prob(sp.StrictGreaterThan(X_, 0))
     assert_proved(lambda: (Chain(pr).lt(pr + 1, sign()), Context()))
+
+
+# -- the sign prover's structural cases and the collected exponents (added with R-D8 for every c) -------------------
+
+def test_M_structural_sign_groups_a_constant_with_one_term_only_when_it_is_true():
+    from cdpsym.proof.algebra import prove_sign
+
+    cc = sp.Symbol("c_struct", integer=True, positive=True)
+    ctx = Context({cc: naturals(), alpha: at_least(2 ** (cc + 1))})
+    assert prove_sign(alpha - 2, ctx, strict=True).ok is True  # 2^{c+1} >= 4
+    assert prove_sign(alpha - 4, ctx).ok is True
+    for false in (alpha - 5, alpha - 4):  # alpha = 4 at c = 1: neither alpha - 5 >= 0 nor alpha - 4 > 0
+        assert prove_sign(false, ctx, strict=(false == alpha - 4)).ok is not True
+    # a product of factors each shown positive; a factor that may vanish (k = 1) is not
+    ctx = Context({cc: naturals(), alpha: at_least(2 ** (cc + 1)), k: Interval(sp.S.One, alpha - 1, False, True, True)})
+    assert prove_sign(k / (alpha - k - 1), ctx, strict=True).ok is True
+    assert prove_sign((k - 1) / (alpha - k - 1), ctx, strict=True).ok is not True
+    assert prove_sign(-k / (alpha - k - 1), ctx).ok is not True
+
+
+def test_M_an_exponent_collected_in_lowest_terms_is_the_same_exponent_only():
+    from cdpsym.expr.operators import Expect as E
+    from cdpsym.proof.algebra import equivalent
+
+    Gk = sp.Function("G_collect", real=True)(k)
+    ctx = Context({k: naturals(), alpha: at_least(4), s: positive()})
+    same = (alpha / (k ** 2 + k) + alpha / (k + 1) - k / (k + 1) - 1 / (k + 1)) * Gk
+    assert equivalent(E(sp.exp(same)), E(sp.exp((alpha - k) / k * Gk)), ctx).ok is True
+    for other in ((alpha - k) / (k + 1) * Gk, (alpha - k) / k * Gk + s, (alpha + k) / k * Gk):
+        assert equivalent(E(sp.exp(same)), E(sp.exp(other)), ctx).ok is not True
