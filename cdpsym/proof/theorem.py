@@ -81,6 +81,12 @@ class Theorem:
                 Context({}).extended(self.variables).extended(part.variables)
             except ProofError as exc:
                 raise ProofError(f"{self.name}: {exc}") from None
+        for hyp in self.hypotheses:  # a quantified hypothesis's variables too ([E[L], oo) may be empty)
+            try:
+                Context({}).extended({v: d for v, d in self.variables.items() if v not in hyp.variables}) \
+                    .extended(hyp.variables)
+            except ProofError as exc:
+                raise ProofError(f"{self.name}: hypothesis '{hyp.name}': {exc}") from None
         attached = []
         for part in self.parts:
             merged = dict(self.variables)

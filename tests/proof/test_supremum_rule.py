@@ -19,6 +19,7 @@ import sympy as sp
 
 from cdpsym.errors import ProofError
 from cdpsym.expr import L, X, k, mu, naturals, real
+from cdpsym.expr.domains import Interval
 from cdpsym.expr.operators import Expect, ExpectAt, GroupLoss, KLDiameter, LinkLoss
 from cdpsym.proof import Chain, Hypothesis, Part, Rel, Theorem, by, le, sign, symbolic_check
 from cdpsym.proof.core import KERNEL_RULES
@@ -178,3 +179,15 @@ def test_the_rule_is_not_mixed_with_the_member_rule_or_given_a_non_boolean():
 def test_without_the_rule_a_chain_fact_does_not_bound_the_diameter():
     chain = Chain(KLDiameter(1)).le(mu, by(_LINK))
     assert _status(le(KLDiameter(1), mu), chain, parts=(_LINK,)) not in HOLDS
+
+
+def test_a_quantified_hypothesis_range_is_checked_like_any_declaration():
+    # found by the review of the rule: a hypothesis "for every v in [E[L], oo)" was accepted although a range
+    # with an end that may be infinite is refused everywhere else ([E[X^2], oo) is empty where E[X^2] = oo)
+    import pytest
+
+    hq = Hypothesis("Hq", title="for every v >= E[L]: sup <= v", relation=le(KLDiameter(1), _V),
+                    variables={_V: Interval.closed(Expect(L), sp.oo)})
+    with pytest.raises(ProofError):
+        _thm("T0", le(KLDiameter(1), Expect(L)), Chain(KLDiameter(1)).le(Expect(L), by(hq, v=Expect(L))),
+             (mean_bound, hq))
