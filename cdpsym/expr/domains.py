@@ -146,6 +146,10 @@ class Interval:
             if self.hi is sp.S.Infinity:
                 lo = self.lo + (1 if self.left_open else 0)
                 return rf"{name}\in\mathbb{{N}},\ {name}\ge {sp.latex(lo)}"
+            if self.lo is not sp.S.NegativeInfinity:  # the integers between two ends: 1 <= k < alpha
+                below = "<" if self.left_open else r"\le"
+                above = "<" if self.right_open else r"\le"
+                return rf"{name}\in\mathbb{{Z}},\ {sp.latex(self.lo)} {below} {name} {above} {sp.latex(self.hi)}"
         left = "(" if self.left_open else "["
         right = ")" if self.right_open else "]"
         lo = r"-\infty" if self.lo is sp.S.NegativeInfinity else sp.latex(self.lo)
