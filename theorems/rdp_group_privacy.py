@@ -311,7 +311,7 @@ def make_growth(bound: sp.Expr = _HALF3) -> Theorem:
         reference="R-D8",
         source="elementary: (3/2)^c >= 3/2 for c >= 1 (Bernoulli's inequality, e.g. Hardy, Littlewood & Pólya 1934); "
                "proved here by induction on c",
-        title="growth of (3/2)^c",
+        title="growth of powers of three halves",
         variables={c: naturals(sample_lo=1, sample_hi=30)},
         parts=(Part("main", le(bound - g, 0), proof=Chain(bound - g).le(0, induction(c, sign(), step)),
                     ground_truth=_growth_truth(bound)),),
