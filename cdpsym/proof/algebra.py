@@ -109,28 +109,52 @@ class Context:
                 expr = expr.xreplace({s: dom.reparametrize(s, closed_rational, relax_integer, keep_integer)})
         return expr
 
+    def _integer_in(self, dom: Interval, lo, hi, out: Mapping, rng: random.Random) -> "mpmath.mpf | None":
+        """A random integer of ``dom`` at the sampled values ``out`` of its ends' symbols, or None: candidates
+        from the numeric ends, each kept only if sympy decides exactly that it lies in the domain."""
+        first = None if lo is None else mpmath.floor(lo) - 1
+        last = None if hi is None else mpmath.ceil(hi) + 1
+        first = last - 8 if first is None else first
+        last = first + 8 if last is None else last
+        exact = {x: sp.Rational(int(v)) if v == int(v) else sp.Rational(mpmath.nstr(v, 40, strip_zeros=False))
+                 for x, v in out.items() if isinstance(x, sp.Symbol)}
+        ends = (dom.lo.xreplace(exact), dom.hi.xreplace(exact))
+        candidates = list(range(int(first), int(min(last, first + 60)) + 1))
+        rng.shuffle(candidates)
+        for n in candidates:
+            above = ends[0] is sp.S.NegativeInfinity or (sp.Integer(n) > ends[0] if dom.left_open else sp.Integer(n) >= ends[0])
+            below = ends[1] is sp.S.Infinity or (sp.Integer(n) < ends[1] if dom.right_open else sp.Integer(n) <= ends[1])
+            if above is sp.true and below is sp.true:
+                return mpmath.mpf(n)
+        return None
+
     def sample(self, symbols: set[sp.Basic], rng: random.Random) -> dict[sp.Basic, mpmath.mpf]:
         out: dict[sp.Basic, mpmath.mpf] = {}
         symbols = set(symbols)
-        for s in list(symbols):  # a domain whose endpoints name other symbols needs those first
-            dom = self.domains.get(s)  # type: ignore[call-overload]
+        todo = list(symbols)
+        while todo:  # a domain whose endpoints name other symbols needs those first, at every depth
+            dom = self.domains.get(todo.pop())  # type: ignore[call-overload]
             if dom is not None:
-                symbols |= (dom.lo.free_symbols | dom.hi.free_symbols)
+                new = (dom.lo.free_symbols | dom.hi.free_symbols) - symbols
+                symbols |= new
+                todo += list(new)
         ordered = sorted(symbols, key=lambda s: (self._depth(s), str(s)))
         for s in ordered:
             dom = self.domains.get(s)  # type: ignore[call-overload]
             if dom is not None and (dom.lo.free_symbols or dom.hi.free_symbols):
-                lo = _eval(dom.lo, out) if dom.lo.is_finite is not False else None
-                hi = _eval(dom.hi, out) if dom.hi.is_finite is not False else None
-                if dom.integer and (lo is not None or hi is not None):
-                    # an integer of the domain at these ends (a sample outside it would refute a true claim)
-                    first = None if lo is None else (mpmath.floor(lo) + 1 if dom.left_open else mpmath.ceil(lo))
-                    last = None if hi is None else (mpmath.ceil(hi) - 1 if dom.right_open else mpmath.floor(hi))
-                    first = last - 5 if first is None else first
-                    last = first + 5 if last is None else last
-                    if first <= last:
-                        out[s] = mpmath.mpf(rng.randint(int(first), int(min(last, first + 50))))
-                        continue
+                if any(x not in out for x in dom.lo.free_symbols | dom.hi.free_symbols):
+                    continue  # an end's symbol has no value: no value here either (the sample is skipped)
+                lo = _eval(dom.lo, out) if dom.lo is not sp.S.NegativeInfinity else None
+                hi = _eval(dom.hi, out) if dom.hi is not sp.S.Infinity else None
+                if (lo is None and dom.lo is not sp.S.NegativeInfinity) or (hi is None and dom.hi is not sp.S.Infinity):
+                    continue  # an end that cannot be evaluated is not "no end": no value (the sample is skipped)
+                if dom.integer:
+                    # an integer of the domain at these ends, checked exactly (a sample outside the domain would
+                    # refute a true claim; 15a/7 at a = 7 evaluates to 15 + 1e-30)
+                    value = self._integer_in(dom, lo, hi, out, rng)
+                    if value is not None:
+                        out[s] = value
+                    continue
                 if lo is not None and hi is not None:
                     out[s] = lo + (hi - lo) * mpmath.mpf(rng.uniform(0.01, 0.99))
                 elif lo is not None:

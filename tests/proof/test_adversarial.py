@@ -784,6 +784,33 @@ def test_H_a_sample_of_an_integer_domain_with_a_symbolic_end_is_an_integer():
     assert prove_sign(_A_IND - k - 2, ctx, strict=True).ok is not True  # false at a = 4.5, k = 3
 
 
+def test_H_an_integer_sample_is_in_the_domain_exactly():
+    # fourteenth review: the sampled ends were rounded (15a/7 at a = 7 is 15 + 1e-30 at 30 digits; an end written
+    # a(sqrt 3 - sqrt 2)(sqrt 3 + sqrt 2) = a evaluates just below a), and a dependency two levels deep was
+    # sampled as "no end": each gave a point outside the domain, which refuted a true claim
+    one = (sp.sqrt(3) - sp.sqrt(2)) * (sp.sqrt(3) + sp.sqrt(2))
+    a_, j_ = sp.Symbol("a_h", integer=True, positive=True), sp.Symbol("j_h", integer=True, positive=True)
+    b_, a2, j2 = sp.Symbol("b_h", real=True), sp.Symbol("a_h2", integer=True), sp.Symbol("j_h2", integer=True)
+    cases = [
+        (le(a_ + 1, j_), Chain(a_ + 1).le(j_, sign()), {a_: naturals(), j_: Interval(a_ * one, a_ + 2, True, False, True)}),
+        (lt(7 * j_, 15 * a_), Chain(7 * j_).lt(15 * a_, sign()),
+         {a_: Interval(sp.Integer(7), sp.Integer(7), False, False, True),
+          j_: Interval(15 * a_ / 7 - 2, 15 * a_ / 7, True, True, True)}),
+        (le(1, j2), Chain(sp.S.One).le(j2, sign()),
+         {b_: Interval.closed(0, 1), a2: Interval(b_, sp.Integer(3), False, False, True),
+          j2: Interval(a2, sp.Integer(8), True, False, True)}),
+    ]
+    for relation, chain, variables in cases:
+        assert verdict(lambda: thm("H_sample", relation, chain, variables)) != "failed", relation
+    import random
+    ctx = Context(cases[0][2])
+    rng = random.Random(11)
+    for _ in range(30):
+        v = ctx.sample({j_}, rng)
+        if j_ in v:
+            assert v[a_] < v[j_] <= v[a_] + 2
+
+
 def test_H_closed_integer_bound_strict_claim():
     # n integer >= mi (mi integer): mi < n is false at n = mi
     assert_refused(lambda: thm("H_closed_int", lt(mi, n), Chain(mi).lt(n, sign()),
