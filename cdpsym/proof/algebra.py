@@ -585,8 +585,10 @@ def _collect_exponent(x: sp.Expr) -> sp.Expr:
     groups: dict = {}
     for term in sp.Add.make_args(x):
         coeff, rest = term.as_independent(*parts, as_Add=False)
-        groups[rest] = groups.get(rest, sp.S.Zero) + coeff
-    return sp.Add(*[sp.cancel(cf) * rest for rest, cf in groups.items()])
+        groups.setdefault(rest, []).append(coeff)
+    if all(len(cfs) == 1 for cfs in groups.values()):
+        return x  # each part once: nothing to collect (the expanded form is already canonical)
+    return sp.Add(*[(sp.cancel(sp.Add(*cfs)) if len(cfs) > 1 else cfs[0]) * rest for rest, cfs in groups.items()])
 
 
 def opaque_terms(expr: sp.Basic) -> set[sp.Basic]:
@@ -1050,6 +1052,13 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             continue
         if v < -mpmath.mpf("1e-25") or (strict and v <= 0):
             return Decision(False, f"{'<=' if strict else '<'} 0 at a sample point: {mpmath.nstr(v, 12)}", shown)
+    er = ctx.reparametrize(ea)
+    for fn in (lambda x: x, sp.factor, sp.together, sp.simplify, lambda x: sp.factor(sp.simplify(x.rewrite(sp.exp)))):
+        cand = _try(fn, er)
+        if cand is None:
+            continue
+        if getattr(cand, f"is_{want}"):
+            return Decision(True, f"sympy: {want} after reparametrizing the domains")
     # a product (or quotient) of factors each shown positive (non-negative, for a non-strict claim), each in the
     # whole scope: its sign (no opaque term -- a factor that may be infinite could meet a zero)
     if isinstance(e, sp.Mul) and not opaque_terms(e):
@@ -1060,13 +1069,6 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             signs.append(_prove_sign(base, ctx, strict or inverse, 0).ok is True)
         if all(signs):
             return Decision(True, f"{want}: each factor is")
-    er = ctx.reparametrize(ea)
-    for fn in (lambda x: x, sp.factor, sp.together, sp.simplify, lambda x: sp.factor(sp.simplify(x.rewrite(sp.exp)))):
-        cand = _try(fn, er)
-        if cand is None:
-            continue
-        if getattr(cand, f"is_{want}"):
-            return Decision(True, f"sympy: {want} after reparametrizing the domains")
     # integer domains: a domain with two finite ends (k in [1, a - 1)) was a bare integer; a sign on the real
     # interval with the same ends holds on its integers.  One above a finite end (c >= 1) was its least integer
     # plus n >= 0, where sympy may lose what it knows of c itself (2^{c+1} >= 4): try the symbol
@@ -1077,9 +1079,11 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
         if not integers:
             break
         relaxed = ctx.reparametrize(ea, **cover)
-        for fn in (lambda x: x, sp.factor, sp.together, sp.simplify):
+        for fn in ((lambda x: x, sp.factor, sp.together) if relaxed == er else
+                   (lambda x: x, sp.factor, sp.together, sp.simplify)):
             cand = _try(fn, relaxed)
-            if cand is not None and (getattr(cand, f"is_{want}") or _grouped_sign(cand, strict)):
+            if cand is not None and (_grouped_sign(cand, strict) if relaxed == er else
+                                     (getattr(cand, f"is_{want}") or _grouped_sign(cand, strict))):
                 return Decision(True, f"sympy: {want} {how}")
     # closed finite domains: their symbols were kept (only their assumptions used); try the rational cover
     if any((d := ctx.domains.get(x)) is not None and not d.integer and not d.left_open and not d.right_open
