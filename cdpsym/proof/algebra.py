@@ -634,6 +634,57 @@ def _dummy_for(term: sp.Basic) -> sp.Dummy:
     return sp.Dummy("T")  # nothing known: not even that it is real
 
 
+def _exact(v) -> sp.Rational:
+    """The exact rational value of a binary floating-point sample (an mpf is man * 2^exp)."""
+    sign, man, exp, _ = mpmath.mpf(v)._mpf_
+    if not man:
+        return sp.S.Zero
+    q = sp.Integer(-int(man) if sign else int(man)) * sp.Integer(2) ** int(exp)
+    return sp.Rational(q)
+
+
+def point_in_domains(point: Mapping, ctx: Context) -> bool:
+    """Is the sample point (symbol -> number) in every declared domain, decided exactly?  A refutation may rest
+    only on such a point: a sampler's rounding (an end 15a/7 at a = 7 read as 15 + 1e-30, a width below the
+    working precision) must not put a counterexample outside the domain."""
+    exact = {s: _exact(v) for s, v in point.items() if isinstance(s, sp.Symbol)}
+    for s, v in exact.items():
+        dom = ctx.domains.get(s)  # type: ignore[call-overload]
+        if dom is None:
+            continue
+        if dom.integer and not v.is_integer:
+            return False
+        lo, hi = dom.lo.xreplace(exact), dom.hi.xreplace(exact)
+        try:
+            above = lo is sp.S.NegativeInfinity or (v > lo if dom.left_open else v >= lo)
+            below = hi is sp.S.Infinity or (v < hi if dom.right_open else v <= hi)
+        except TypeError:  # sympy cannot order them
+            return False
+        if not (above is True or above is sp.true) or not (below is True or below is sp.true):
+            return False
+    return True
+
+
+def _confirmed(e: sp.Expr, vals: Mapping, ctx: Context, bad) -> bool:
+    """A sampled violation confirmed: the point is in the domains (exactly) and ``bad(ball)`` holds for the Arb
+    ball enclosing ``e`` there (256 bits) -- a value lost to cancellation at 30 digits is no counterexample."""
+    if not point_in_domains(vals, ctx):
+        return False
+    from cdpsym.expr.evaluate import ArbContext
+
+    arb = ArbContext(256)
+    try:
+        with arb:
+            ball = evaluate(e, {s: arb.flint.arb(_exact(v).p) / arb.flint.arb(_exact(v).q) for s, v in vals.items()},
+                            arb)
+    except (NotEvaluable, ZeroDivisionError, ValueError, OverflowError, TypeError):
+        return False
+    if not isinstance(ball, arb.flint.arb) or not ball.is_finite():
+        return False
+    with arb:
+        return bool(bad(ball))
+
+
 def _numeric_values(e: sp.Expr, ctx: Context, rng: random.Random) -> tuple[dict, dict[str, str]]:
     syms = e.free_symbols
     vals = ctx.sample(syms, rng)
@@ -943,6 +994,8 @@ def equivalent(a: sp.Expr, b: sp.Expr, ctx: Context, samples: int = 4) -> Decisi
         if abs(va - vb) > mpmath.mpf("1e-20") * scale:
             if not decisive:
                 return Decision(None, "not shown equal (the sides name different opaque terms)")
+            if not _confirmed(d, vals, ctx, lambda ball: not ball.contains(0)):
+                continue  # rounding, or a point outside the domains: no counterexample
             return Decision(False, f"differ at a sample point: {mpmath.nstr(va, 12)} vs {mpmath.nstr(vb, 12)}", shown)
     for attempt in _simplifications(d, ctx):
         if attempt == 0:
@@ -1051,6 +1104,8 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
         if v is None or isinstance(v, mpmath.mpc):
             continue
         if v < -mpmath.mpf("1e-25") or (strict and v <= 0):
+            if not _confirmed(ea, vals, ctx, (lambda ball: ball <= 0) if strict else (lambda ball: ball < 0)):
+                continue  # rounding, or a point outside the domains: no counterexample
             return Decision(False, f"{'<=' if strict else '<'} 0 at a sample point: {mpmath.nstr(v, 12)}", shown)
     er = ctx.reparametrize(ea)
     for fn in (lambda x: x, sp.factor, sp.together, sp.simplify, lambda x: sp.factor(sp.simplify(x.rewrite(sp.exp)))):

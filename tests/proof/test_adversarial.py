@@ -811,6 +811,42 @@ def test_H_an_integer_sample_is_in_the_domain_exactly():
             assert v[a_] < v[j_] <= v[a_] + 2
 
 
+def test_H_a_refutation_rests_on_a_point_of_the_domain_and_an_arb_ball():
+    # sixteenth review (5 false refutations): constant integer ends sampled at open or rounded ends, a clamp that
+    # left a domain narrower than 1e-3, a symbolic width below the working precision, an integer end read just
+    # above itself by the cross-check, and a difference lost to cancellation at 30 digits.  Each refuted a true
+    # claim; a counterexample must now lie in the domains exactly, its violation enclosed by an Arb ball
+    from cdpsym.expr import open_unit
+    from cdpsym.proof.algebra import point_in_domains, prove_sign
+
+    kk = sp.Symbol("k_ref", integer=True)
+    xx = sp.Symbol("x_ref", real=True)
+    for claim, dom in ((kk - 2, Interval(sp.sqrt(2), sp.S(4), False, False, True)),
+                       (kk - 1, Interval(sp.Rational(1, 2), sp.S(3), False, False, True)),
+                       (kk * (5 - kk), Interval(sp.S(0), sp.S(5), True, True, True))):
+        assert prove_sign(claim, Context({kk: dom}), samples=20).ok is not False, claim
+    assert prove_sign(xx * (sp.Rational(1, 10000) - xx),
+                      Context({xx: Interval.open(0, sp.Rational(1, 10000)).with_sampling(-1, 1)}), samples=20).ok \
+        is not False
+    aa = sp.Symbol("a_ref", real=True)
+    assert verdict(lambda: thm("H_narrow", lt(aa, xx), Chain(aa).lt(xx, sign()),
+                               {aa: open_unit(), xx: Interval.open(aa, aa + sp.Integer(10) ** -40)})) != "failed"
+    bb = sp.Symbol("b_ref", real=True)
+    one = (bb * 10 ** 40 + 1) ** 2 - bb ** 2 * 10 ** 80 - 2 * bb * 10 ** 40
+    assert verdict(lambda: thm("H_cancel", lt(0, one), Chain(sp.S.Zero).lt(one, sign()),
+                               {bb: Interval.closed(1, 2)})) != "failed"
+    root = (sp.sqrt(3) - sp.sqrt(2)) * (sp.sqrt(3) + sp.sqrt(2))
+    a2, k2 = sp.Symbol("a_ref2", integer=True, positive=True), sp.Symbol("k_ref2", integer=True, positive=True)
+    assert verdict(lambda: thm("H_crosscheck", lt(k2, a2), Chain(k2).lt(a2, sign()),
+                               {a2: Interval(sp.S(2), sp.oo, False, True, True),
+                                k2: Interval(sp.S.One, a2 * root, False, True, True)})) != "failed"
+    # the membership test itself: exact, open ends excluded, integers required
+    ctx = Context({kk: Interval(sp.S(0), sp.S(5), True, True, True)})
+    import mpmath
+    assert point_in_domains({kk: mpmath.mpf(4)}, ctx) and not point_in_domains({kk: mpmath.mpf(5)}, ctx)
+    assert not point_in_domains({kk: mpmath.mpf("2.5")}, ctx)
+
+
 def test_H_closed_integer_bound_strict_claim():
     # n integer >= mi (mi integer): mi < n is false at n = mi
     assert_refused(lambda: thm("H_closed_int", lt(mi, n), Chain(mi).lt(n, sign()),
