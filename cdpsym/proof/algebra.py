@@ -116,8 +116,7 @@ class Context:
         last = None if hi is None else mpmath.ceil(hi) + 1
         first = last - 8 if first is None else first
         last = first + 8 if last is None else last
-        exact = {x: sp.Rational(int(v)) if v == int(v) else sp.Rational(mpmath.nstr(v, 40, strip_zeros=False))
-                 for x, v in out.items() if isinstance(x, sp.Symbol)}
+        exact = {x: _exact(v) for x, v in out.items() if isinstance(x, sp.Symbol)}
         ends = (dom.lo.xreplace(exact), dom.hi.xreplace(exact))
         candidates = list(range(int(first), int(min(last, first + 60)) + 1))
         rng.shuffle(candidates)
