@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import importlib
 
+import pytest
 import sympy as sp
 
+from cdpsym.errors import ProofError
 from cdpsym.expr import alpha, k, omega, rho
 from cdpsym.expr.domains import Interval
 from cdpsym.expr.operators import Expect
@@ -54,6 +56,13 @@ def test_orders_beyond_omega_are_refused():
 def test_a_hypothesis_with_a_smaller_order_range_is_refused():
     narrow = Hypothesis(name="tcdp", title="only alpha in (1, omega/2)... ",
                         relation=tc.tcdp.relation, variables={alpha: Interval.open(1, omega / 2)})
+    # refused where the theorem is built: (1, omega/2) is empty for omega <= 2, and a hypothesis's range is
+    # checked like every declaration
+    with pytest.raises(ProofError):
+        tc.theorem.with_changes(hypotheses=(narrow,))
+    # a non-empty narrower range is accepted as a declaration, and the proof does not go through with it
+    narrow = Hypothesis(name="tcdp", title="only alpha in (1, 1 + (omega - 1)/2)... ",
+                        relation=tc.tcdp.relation, variables={alpha: Interval.open(1, 1 + (omega - 1) / 2)})
     assert symbolic_check(tc.theorem.with_changes(hypotheses=(narrow,))).status != "proved"
 
 
