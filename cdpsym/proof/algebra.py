@@ -117,15 +117,9 @@ class Context:
         first = last - 8 if first is None else first
         last = first + 8 if last is None else last
         exact = {x: _exact(v) for x, v in out.items() if isinstance(x, sp.Symbol)}
-        ends = (dom.lo.xreplace(exact), dom.hi.xreplace(exact))
         candidates = list(range(int(first), int(min(last, first + 60)) + 1))
         rng.shuffle(candidates)
-        for n in candidates:
-            above = ends[0] is sp.S.NegativeInfinity or (sp.Integer(n) > ends[0] if dom.left_open else sp.Integer(n) >= ends[0])
-            below = ends[1] is sp.S.Infinity or (sp.Integer(n) < ends[1] if dom.right_open else sp.Integer(n) <= ends[1])
-            if above is sp.true and below is sp.true:
-                return mpmath.mpf(n)
-        return None
+        return next((mpmath.mpf(n) for n in candidates if _exactly_in(sp.Integer(n), dom, exact)), None)
 
     def sample(self, symbols: set[sp.Basic], rng: random.Random) -> dict[sp.Basic, mpmath.mpf]:
         out: dict[sp.Basic, mpmath.mpf] = {}
@@ -647,21 +641,20 @@ def point_in_domains(point: Mapping, ctx: Context) -> bool:
     only on such a point: a sampler's rounding (an end 15a/7 at a = 7 read as 15 + 1e-30, a width below the
     working precision) must not put a counterexample outside the domain."""
     exact = {s: _exact(v) for s, v in point.items() if isinstance(s, sp.Symbol)}
-    for s, v in exact.items():
-        dom = ctx.domains.get(s)  # type: ignore[call-overload]
-        if dom is None:
-            continue
-        if dom.integer and not v.is_integer:
-            return False
-        lo, hi = dom.lo.xreplace(exact), dom.hi.xreplace(exact)
-        try:
-            above = lo is sp.S.NegativeInfinity or (v > lo if dom.left_open else v >= lo)
-            below = hi is sp.S.Infinity or (v < hi if dom.right_open else v <= hi)
-        except TypeError:  # sympy cannot order them
-            return False
-        if not (above is True or above is sp.true) or not (below is True or below is sp.true):
-            return False
-    return True
+    return all(_exactly_in(v, ctx.domains[s], exact) for s, v in exact.items() if s in ctx.domains)
+
+
+def _exactly_in(v: sp.Rational, dom: Interval, exact: Mapping) -> bool:
+    """Is the rational ``v`` in ``dom`` with its ends' symbols at the rationals ``exact``, decided by sympy?"""
+    if dom.integer and not v.is_integer:
+        return False
+    lo, hi = dom.lo.xreplace(exact), dom.hi.xreplace(exact)
+    try:
+        above = lo is sp.S.NegativeInfinity or (v > lo if dom.left_open else v >= lo)
+        below = hi is sp.S.Infinity or (v < hi if dom.right_open else v <= hi)
+    except TypeError:  # sympy cannot order them
+        return False
+    return (above is True or above is sp.true) and (below is True or below is sp.true)
 
 
 def _confirmed(e: sp.Expr, vals: Mapping, ctx: Context, bad) -> bool:
@@ -1128,10 +1121,12 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
     # plus n >= 0, where sympy may lose what it knows of c itself (2^{c+1} >= 4): try the symbol
     integers = [d for x in ctx.reparametrize(ea, keep_integer=True).free_symbols
                 if (d := ctx.domains.get(x)) is not None and d.integer]
-    for how, cover in (("on the real hull of the integer domains", dict(relax_integer=True)),
-                       ("with the integer variables' own assumptions", dict(keep_integer=True))):
-        if not integers:
-            break
+    covers = []
+    if any(d.lo is not sp.S.NegativeInfinity and d.hi is not sp.S.Infinity for d in integers):
+        covers.append(("on the real hull of the integer domains", dict(relax_integer=True)))
+    if integers:
+        covers.append(("with the integer variables' own assumptions", dict(keep_integer=True)))
+    for how, cover in covers:
         relaxed = ctx.reparametrize(ea, **cover)
         for fn in ((lambda x: x, sp.factor, sp.together) if relaxed == er else
                    (lambda x: x, sp.factor, sp.together, sp.simplify)):
