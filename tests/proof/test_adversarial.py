@@ -1161,3 +1161,17 @@ def test_M_an_exponent_collected_in_lowest_terms_is_the_same_exponent_only():
     assert equivalent(E(sp.exp(same)), E(sp.exp((alpha - k) / k * Gk)), ctx).ok is True
     for other in ((alpha - k) / (k + 1) * Gk, (alpha - k) / k * Gk + s, (alpha + k) / k * Gk):
         assert equivalent(E(sp.exp(same)), E(sp.exp(other)), ctx).ok is not True
+
+
+def test_M_a_sample_of_an_opaque_term_refutes_nothing():
+    # sixteenth review, continued: equivalent() sampled Pr[X > 1] at 2.9, an indicator at 1.7 and a sum apart from
+    # its limit, so true identities were refuted (failed); they are now not proved, not refuted
+    from cdpsym.expr.operators import Indicator, Prob
+
+    A, B = Prob(sp.StrictGreaterThan(X, 1)), Prob(sp.LessThan(X, 1))
+    ind = Indicator(sp.StrictGreaterThan(X, 1))
+    total = sp.Sum(j, (j, 1, n))
+    for lhs, rhs, variables in ((sp.Min(A, 1), A, {}), (A + B + A * B, 1 + A * B, {}), (ind ** 2, ind, {}),
+                                (total + total ** 2, total + (n * (n + 1) / 2) ** 2, {n: naturals()})):
+        assert verdict(lambda: thm("M_opaque", eq(lhs, rhs), Chain(lhs).eq(rhs, _algebra_record()), variables)) \
+            != "failed", lhs

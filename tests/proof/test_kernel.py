@@ -100,7 +100,9 @@ def test_by_discharges_domains_of_the_instantiation():
 
 def test_by_refuses_a_step_that_is_not_the_instance():
     wrong = Chain(sp.Function("Pr")(eps)).le(sp.exp(-2 * eps) * sp.Function("M")(1), by(MARKOV, lam=1, t_r=eps))
-    assert statuses(wrong) == ["failed"]
+    # not proved; not refuted either: e^{-2 eps} M(1) and e^{-eps} M(1) agree where the opaque M(1) is 0, and a
+    # sample of an opaque term is no counterexample (sixteenth review)
+    assert statuses(wrong) == ["supported"]
 
 
 def test_inequality_inside_a_decreasing_context_is_refused():
