@@ -99,56 +99,34 @@ import random
 import mpmath
 import sympy as sp
 
-from cdpsym.expr import eps, k, naturals, positive
+from dataclasses import replace
+
+from cdpsym.expr import eps, i, k, naturals, nonnegative, positive
 from cdpsym.expr.domains import Interval
-from cdpsym.expr.operators import HockeyStick
-from cdpsym.expr.symbols import delta0
-from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, induction, le, numeric, sign
-from theorems.approx_dp_optimal_composition import delta1, delta2, eps1, eps2
+from cdpsym.expr.operators import (ClassP, ClassQ, ClassRatio, ComposedRatio, Expect, HockeyStick, P, Q,
+                                   StepRatio)
+from cdpsym.expr.symbols import R, delta0, sequence
+from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, induction, le, sign, split
+from cdpsym.proof.kernel import By
 from theorems.approx_dp_optimal_composition_homogeneous import (four_atom_pair, rr_pair, step_approx_dp,
                                                                 step_approx_dp_reverse)
-from theorems.foundations_composition import Pk, Qk
+from theorems.foundations_composition import (Pk, Qk, composed_ratio_start, composed_ratio_step, condition,
+                                              hockey_stick_ratio_form, hockey_stick_ratio_form_class,
+                                              hockey_stick_ratio_form_composed, tower_mean_bound)
 from theorems.kl_of_pure_dp import random_pure_dp_pairs
+from theorems.subgaussian_variance import expectation_sum_nonnegative
 
-__all__ = ["theorem", "make", "make_two", "make_bernoulli", "mutants", "LEMMAS", "bernoulli_inequality",
-           "approx_dp_basic_composition_two_mechanisms", "P_step", "Q_step", "first_step_dp", "second_step_dp",
-           "EPS_TOTAL", "DELTA_TOTAL", "DELTA_OPT", "EPS_TOTAL_TWO", "DELTA_TOTAL_TWO", "DELTA_OPT_TWO",
-           "random_approx_dp_pairs", "approx_dp_parameters", "adaptive_composition", "witnesses",
-           "witnesses_two"]
+__all__ = ["theorem", "make", "make_heterogeneous", "make_positive_part", "mutants", "LEMMAS",
+           "positive_part_of_product", "positive_part", "approx_dp_basic_composition_heterogeneous",
+           "approx_dp_per_step", "approx_dp_per_step_reverse", "eps_step", "delta_step", "EPS_SUM", "DELTA_SUM",
+           "EPS_TOTAL", "DELTA_TOTAL", "random_approx_dp_pairs", "approx_dp_parameters", "adaptive_composition",
+           "witnesses"]
 
 EPS_TOTAL = k * eps
 DELTA_TOTAL = k * delta0
-DELTA_OPT = 1 - (1 - delta0) ** k  # the optimal δ' at ε' = kε (KOV15 Thm 3.3, i = 0)
-
-EPS_TOTAL_TWO = eps1 + eps2
-DELTA_TOTAL_TWO = delta1 + delta2
-DELTA_OPT_TWO = 1 - (1 - delta1) * (1 - delta2)  # the optimal δ' at ε' = ε1 + ε2 (MV16)
 
 _UNIT = Interval(sp.S.Zero, sp.S.One, False, True, sample_lo=0, sample_hi=0.2)  # a per-step δ in [0, 1)
 _POSITIVE_UNIT = Interval(sp.S.Zero, sp.S.One, True, True, sample_lo=1e-6, sample_hi=0.2)  # δ in (0, 1)
-
-
-def _step_view(name: str) -> sp.FunctionClass:
-    """``P_step(j)``: the output law, on x, of the mechanism the adversary picks at step j (any prefix)."""
-    return sp.Function(f"{name}_step", _latex=lambda self, printer, exp=None: r"%s_{%s}" % (
-        name, printer._print(self.args[0])))
-
-
-P_step = _step_view("P")
-Q_step = _step_view("Q")  # ... and on the neighbour x'
-
-
-def _step_dp(j: int, e: sp.Symbol, d: sp.Symbol) -> Hypothesis:
-    return Hypothesis(
-        name=("first" if j == 1 else "second") + "_step_dp",
-        title=f"every pair the adversary may choose at step {j} is (ε_{j}, δ_{j})-DP: "
-              f"δ_{{P_{j}‖Q_{j}}}(ε_{j}) ≤ δ_{j} and δ_{{Q_{j}‖P_{j}}}(ε_{j}) ≤ δ_{j}",
-        relation=le(sp.Max(HockeyStick(e, P_step(j), Q_step(j)), HockeyStick(e, Q_step(j), P_step(j))), d),
-    )
-
-
-first_step_dp = _step_dp(1, eps1, delta1)
-second_step_dp = _step_dp(2, eps2, delta2)
 
 
 # -- ground truth: explicit compositions, enumerated -------------------------------------------------------------
@@ -237,11 +215,6 @@ def witnesses(e, d, steps, dps):
     return _compositions([(e, d)] * steps, dps)
 
 
-def witnesses_two(e1, d1, e2, d2, dps):
-    """``[(name, P^(2), Q^(2))]``: explicit compositions of an (ε1, δ1)- and an (ε2, δ2)-DP step."""
-    return _compositions([(e1, d1), (e2, d2)], dps)
-
-
 def _below_precision(value, dps):
     """0 below the working precision: with δ = 0 the positive parts at Σε_j vanish exactly (randomized response
     is tight), and a rounding residue must not read as a violation of a bound of 0 (20 guard digits)."""
@@ -270,109 +243,178 @@ def _ground_truth(eps_p_expr: sp.Expr, build, grouped=None):
     return truth
 
 
-# -- lemma: Bernoulli's inequality in the form 1 − (1 − δ)^k ≤ kδ --------------------------------------------
+# -- lemma: the positive part of a product ------------------------------------------------------------------------
 
-def _power_truth(v, dps):
-    base, n = 1 - v[delta0], int(v[k])
-    value = mpmath.mpf(1)
-    for _ in range(n):
-        value *= base
-    return [("product of k factors 1 − δ", value)]
+_a = sp.Symbol("a", real=True)
+_b = sp.Symbol("b", real=True)
 
 
-def _bernoulli_truth(v, dps):
-    d, n = v[delta0], int(v[k])
-    rows = [("telescoping: δ Σ_{j<k} (1 − δ)^j", d * mpmath.fsum((1 - d) ** j for j in range(n)))]
-    if n <= 12:  # Pr[at least one of k independent events of probability δ], over the 2^k outcomes
-        total = mpmath.fsum(mpmath.fprod(d if bit else 1 - d for bit in bits)
-                            for bits in itertools.product((0, 1), repeat=n) if any(bits))
-        rows.append(("union of k independent Bernoulli(δ) events, enumerated", total))
-    return rows
+def positive_part(x: sp.Expr) -> sp.Expr:
+    """``(1 − x)_+ = max(0, 1 − x)``."""
+    return sp.Max(0, 1 - x)
 
 
-def make_bernoulli(factor: sp.Expr = sp.S.One) -> Theorem:
-    """``1 − (1 − δ)^k ≤ factor·kδ`` for δ ∈ [0, 1), k ≥ 1 (the library lemma has factor 1)."""
-    w = 1 - delta0
-    base1 = Chain(w).le(1, sign("δ ≥ 0"))
-    step1 = (Chain(w ** (k + 1)).eq(w ** k * w, algebra())
-             .le(w, by(Hypothesis("ih", le(w ** k, 1)), inside=lambda z: z * w))
-             .le(1, sign("δ ≥ 0")))
-    power = Part("power_le_one", le(w ** k, 1), title="(1 − δ)^k ≤ 1",
-                 proof=Chain(w ** k).le(1, induction(k, base1, step1)), ground_truth=_power_truth)
-    gap = lambda n: 1 - w ** n
-    base2 = Chain(gap(1)).eq(delta0, algebra())
-    step2 = (Chain(gap(k + 1)).eq(gap(k) + delta0 * w ** k, algebra())
-             .le(k * delta0 + delta0 * w ** k,
-                 by(Hypothesis("ih", le(gap(k), k * delta0)), inside=lambda z: z + delta0 * w ** k))
-             .le(k * delta0 + delta0, by(power, k=k, inside=lambda z: k * delta0 + delta0 * z))
-             .eq((k + 1) * delta0, algebra()))
-    proof = Chain(gap(k)).le(k * delta0, induction(k, base2, step2))
-    if factor != 1:
-        proof = proof.eq(factor * k * delta0, algebra())
+def _product_truth(v, dps):
+    """``(1 − ab)_+`` as the hockey-stick divergence of a two-point pair, by its two atoms: P = (1, 0) against
+    Q = (ab, 1 − ab) for ab <= 1 (the sum of positive parts at ε = 0), and 0 for ab > 1 (Q has more mass)."""
+    x = v[_a] * v[_b]
+    if x > 1:
+        return [("two-atom pair, sum of positive parts", mpmath.mpf(0))]
+    return [("two-atom pair, sum of positive parts", _hockey_stick([1, 0], [x, 1 - x], 0))]
+
+
+def make_positive_part(weight: sp.Expr = sp.S.One) -> Theorem:
+    """``(1 − ab)_+ <= (1 − a)_+ + weight·(1 − b)_+`` for a, b >= 0 (the library lemma has weight 1)."""
+    rhs = positive_part(_a) + weight * positive_part(_b)
+    lhs = positive_part(_a * _b)
+    proof = Chain(lhs).le(rhs, split(_a, 1, split(_b, 1, sign("a, b <= 1: 1 − ab − (1 − a) − (1 − b) = −(1 − a)(1 − b)"),
+                                                     sign("a <= 1 <= b: 1 − ab <= 1 − a")),
+                                        sign("a >= 1: 1 − ab <= 1 − b")))
     return Theorem(
-        name="bernoulli_inequality",
+        name="positive_part_of_product",
         reference="R-F2",
-        source="Bernoulli's inequality, (1 + x)^k >= 1 + kx for x >= -1 (e.g. Hardy, Littlewood & Pólya 1934), "
-               "at x = -δ; proved here by induction on k",
-        title="Bernoulli's inequality",
-        variables={k: naturals(sample_lo=1, sample_hi=40),
-                   delta0: Interval(sp.S.Zero, sp.S.One, False, True, sample_lo=0, sample_hi=1)},
-        parts=(power, Part("main", le(gap(k), factor * k * delta0), proof=proof, ground_truth=_bernoulli_truth)),
-        numeric_points=({"k": "1", "delta0": "0.3"}, {"k": "2", "delta0": "0.1"}, {"k": "10", "delta0": "0.01"},
-                        {"k": "40", "delta0": "0.999"}, {"k": "7", "delta0": "0"}),
-        property_examples=30,
-        tight="equality at k = 1 or δ = 0; for k ≥ 2 and δ > 0 strict.",
+        source="elementary: (1 − ab)_+ <= (1 − a)_+ + (1 − b)_+ for a, b >= 0, by the cases a, b <= 1 or >= 1 "
+               "(proved here)",
+        title="the positive part of a product",
+        variables={_a: nonnegative(sample_lo=0, sample_hi=3), _b: nonnegative(sample_lo=0, sample_hi=3)},
+        parts=(Part("main", le(lhs, rhs), proof=proof, ground_truth=_product_truth),),
+        numeric_points=({"a": "0.3", "b": "0.5"}, {"a": "0.5", "b": "3"}, {"a": "2", "b": "0.1"}, {"a": "2", "b": "3"},
+                        {"a": "0", "b": "0"}, {"a": "1", "b": "1"}),
+        property_examples=40,
+        tight="equality when a >= 1 and b >= 1 (both sides 0), when a = 1 or b = 1, or when a = 0 or b = 0 "
+              "and the other is <= 1; strict for a, b in (0, 1) ((1 − a)(1 − b) > 0).",
     )
 
 
-bernoulli_inequality = make_bernoulli()
+positive_part_of_product = make_positive_part()
+
+LEMMAS = [positive_part_of_product]
 
 
-# -- the two-mechanism (heterogeneous) form -----------------------------------------------------------------------
+# -- the proof: the hockey-stick divergence as a mean of the likelihood ratio, by induction on k ----------------------
+#
+# δ_{P^(k)||Q^(k)}(c) = E[(1 − e^c Λ_k)_+] (the ratio form), Λ_{k+1} = Λ_k R_{k+1}, and
+# (1 − e^{c + e}Λ_k R_{k+1})_+ <= (1 − e^c Λ_k)_+ + (1 − e^e R_{k+1})_+ at every outcome (the lemma): the means add,
+# the first is at most the induction hypothesis's bound, the second at most δ_{k+1} given every prefix (the step's
+# pair is a pair of the class, read by the class-member rule; the tower rule takes the mean).
 
-def _build_two(point, dps):
-    return witnesses_two(point[eps1], point[delta1], point[eps2], point[delta2], dps)
+def _ratio_mean(c: sp.Expr, ratio: sp.Expr) -> sp.Expr:
+    return Expect(positive_part(sp.exp(c) * ratio))
 
 
-def make_two(eps_total: sp.Expr = EPS_TOTAL_TWO, delta_total: sp.Expr = DELTA_TOTAL_TWO) -> Theorem:
-    """Basic composition of two mechanisms with the claimed (``eps_total``, ``delta_total``) (mutants)."""
-    opt_lhs = HockeyStick(EPS_TOTAL_TWO, Pk(2), Qk(2))
-    optimum = Part("optimum", le(opt_lhs, DELTA_OPT_TWO), title="the optimal composition at ε1 + ε2 (MV16)",
-                   proof=Chain(opt_lhs).le(DELTA_OPT_TWO, numeric()),
-                   ground_truth=_ground_truth(EPS_TOTAL_TWO, _build_two))
-    lhs = HockeyStick(eps_total, Pk(2), Qk(2))
+def _step_bound(step_mean: Part, n: sp.Expr, e: sp.Expr, d: sp.Expr, inst: dict, inside=None) -> By:
+    """``E[(1 − e^e R_n)_+] <= d``: ``step_mean`` read at the pair of step n, then the tower rule."""
+    return by(tower_mean_bound, Y_1=positive_part(sp.exp(e) * StepRatio(n)), i=n, c=d, inside=inside,
+              given={condition(tower_mean_bound): by(step_mean, at_step=n, **inst)})
+
+
+def _composition_proof(step_mean: Part, eps_at, delta_at, step_eps, step_delta, inst) -> Chain:
+    """``E[(1 − e^{eps_at(k)} Λ_k)_+] <= delta_at(k)`` by induction on k; ``step_eps(n)``, ``step_delta(n)``: step
+    n's parameters; ``inst(n)``: the instantiation of ``step_mean`` at step n."""
+    claim = lambda n: _ratio_mean(eps_at(n), ComposedRatio(n))  # noqa: E731
+    base = (Chain(claim(1))
+            .eq(_ratio_mean(eps_at(1), ComposedRatio(0) * StepRatio(1)), by(composed_ratio_step, i=1))
+            .eq(_ratio_mean(step_eps(1), StepRatio(1)), by(composed_ratio_start))
+            .le(step_delta(1), _step_bound(step_mean, 1, step_eps(1), step_delta(1), inst(1))))
+    n = k + 1
+    first, second = sp.exp(eps_at(k)) * ComposedRatio(k), sp.exp(step_eps(n)) * StepRatio(n)
+    tail = Expect(positive_part(second))
+    step = (Chain(claim(n))
+            .eq(_ratio_mean(eps_at(n), ComposedRatio(k) * StepRatio(n)), by(composed_ratio_step, i=n))
+            .eq(Expect(positive_part(first * second)), algebra("e^{c + e} = e^c e^e"))
+            .le(Expect(positive_part(first) + positive_part(second)),
+                by(positive_part_of_product, a=first, b=second, inside=lambda w: Expect(w)))
+            .eq(Expect(positive_part(first)) + tail,
+                by(expectation_sum_nonnegative, Y_1=positive_part(first), Y_2=positive_part(second)))
+            .le(delta_at(k) + tail, by(Hypothesis("ih", le(claim(k), delta_at(k))), inside=lambda w: w + tail))
+            .le(delta_at(k) + step_delta(n), _step_bound(step_mean, n, step_eps(n), step_delta(n), inst(n),
+                                                         inside=lambda w: delta_at(k) + w))
+            .eq(delta_at(n), algebra()))
+    return Chain(claim(k)).le(delta_at(k), induction(k, base, step))
+# -- the heterogeneous form: step i is (ε_i, δ_i)-DP -------------------------------------------------------------
+
+eps_step = sequence("eps_dp_step", r"\varepsilon")  # ε_i: the DP parameter ε of step i
+delta_step = sequence("delta_dp_step", r"\delta")  # δ_i: the DP parameter δ of step i
+EPS_SUM = sp.Sum(eps_step(i), (i, 1, k))
+DELTA_SUM = sp.Sum(delta_step(i), (i, 1, k))
+
+approx_dp_per_step = Hypothesis(
+    name="approx_dp_per_step",
+    title="every pair the adversary may choose at step i is (ε_i, δ_i)-DP (R-A6)",
+    relation=le(HockeyStick(eps_step(i), ClassP(i), ClassQ(i)), delta_step(i)),
+    variables={i: naturals()},
+)
+approx_dp_per_step_reverse = Hypothesis(
+    name="approx_dp_per_step_reverse",
+    title="every pair the adversary may choose at step i is (ε_i, δ_i)-DP in the other direction",
+    relation=le(HockeyStick(eps_step(i), ClassQ(i), ClassP(i)), delta_step(i)),
+    variables={i: naturals()},
+)
+
+_CLASS_MEAN = Part(
+    "step_mean", le(_ratio_mean(eps_step(i), ClassRatio(i)), delta_step(i)), variables={i: naturals()},
+    title="a pair of class i: the mean of (1 − e^{ε_i} R^{(i)})_+ is at most δ_i",
+    proof=(Chain(_ratio_mean(eps_step(i), ClassRatio(i)))
+           .eq(HockeyStick(eps_step(i), ClassP(i), ClassQ(i)), by(hockey_stick_ratio_form_class, c=eps_step(i), i=i))
+           .le(delta_step(i), by(approx_dp_per_step, i=i))))
+
+
+def _steps(point):
+    kk = int(point[k])
+    return [(point[eps_step(sp.Integer(j))], point[delta_step(sp.Integer(j))]) for j in range(1, kk + 1)]
+
+
+def make_heterogeneous(eps_total: sp.Expr = EPS_SUM, delta_total: sp.Expr = DELTA_SUM) -> Theorem:
+    """Basic composition with step i (ε_i, δ_i)-DP and the claimed (``eps_total``, ``delta_total``) (mutants)."""
+    step_mean = replace(_CLASS_MEAN)
+    ratio = Part("ratio_mean", le(_ratio_mean(EPS_SUM, ComposedRatio(k)), DELTA_SUM),
+                 title="the composed pair: the mean of (1 − e^{Σε_i} Λ_k)_+ is at most Σδ_i",
+                 proof=_composition_proof(step_mean, lambda n: EPS_SUM.xreplace({k: n}),
+                                          lambda n: DELTA_SUM.xreplace({k: n}), eps_step, delta_step,
+                                          lambda n: {"i": n}))
+    lhs = HockeyStick(eps_total, Pk(k), Qk(k))
     main = Part("main", le(lhs, delta_total),
-                proof=(Chain(lhs).le(DELTA_OPT_TWO, by(optimum))
-                       .le(DELTA_TOTAL_TWO, sign("the gap is δ1δ2 ≥ 0"))
+                proof=(Chain(lhs)
+                       .eq(_ratio_mean(eps_total, ComposedRatio(k)),
+                           by(hockey_stick_ratio_form_composed, c=eps_total, k=k))
+                       .le(DELTA_SUM, by(ratio))
                        .eq(delta_total, algebra())),
-                ground_truth=_ground_truth(eps_total, _build_two))
+                ground_truth=_ground_truth(eps_total, lambda point, dps: _compositions(_steps(point), dps)))
     return Theorem(
-        name="approx_dp_basic_composition_two_mechanisms",
+        name="approx_dp_basic_composition_heterogeneous",
         reference="R-F2",
-        source="Dwork & Roth 2014, Thm 3.16; Murtagh & Vadhan 2016, arXiv:1507.03113 (the optimum)",
-        title="basic composition of two approximate-DP mechanisms",
-        variables={eps1: positive(sample_lo=0.01, sample_hi=3), eps2: positive(sample_lo=0.01, sample_hi=3),
-                   delta1: _UNIT, delta2: _UNIT},
-        hypotheses=(first_step_dp, second_step_dp),
-        parts=(optimum, main),
+        source="Dwork & Roth 2014, Thm 3.16; Dwork, Rothblum & Vadhan 2010",
+        title="basic composition of approximate DP with parameters per step",
+        variables={k: naturals(sample_lo=1, sample_hi=5)},
+        sequences={eps_step: positive(sample_lo=0.01, sample_hi=2), delta_step: _UNIT},
+        hypotheses=(approx_dp_per_step, approx_dp_per_step_reverse),
+        parts=(step_mean, ratio, main),
         numeric_points=(
-            {"eps_1": "0.3", "delta_1": "0", "eps_2": "0.7", "delta_2": "0"},
-            {"eps_1": "1", "delta_1": "0.01", "eps_2": "0.2", "delta_2": "0.001"},
-            {"eps_1": "0.5", "delta_1": "0.1", "eps_2": "2", "delta_2": "0.05"},
-            {"eps_1": "0.05", "delta_1": "1e-6", "eps_2": "0.05", "delta_2": "1e-6"},
-            {"eps_1": "3", "delta_1": "0.3", "eps_2": "0.1", "delta_2": "0"},
-            {"eps_1": "1", "delta_1": "0.1", "eps_2": "1", "delta_2": "0.1"}),
+            {"k": "1", "eps_dp_step": "0.3", "delta_dp_step": "0.01"},
+            {"k": "2", "eps_dp_step": "0.3 0.7", "delta_dp_step": "0 0"},
+            {"k": "2", "eps_dp_step": "1 0.2", "delta_dp_step": "0.01 0.001"},
+            {"k": "2", "eps_dp_step": "0.5 2", "delta_dp_step": "0.1 0.05"},
+            {"k": "3", "eps_dp_step": "0.05 0.05 1", "delta_dp_step": "1e-6 1e-6 0.1"},
+            {"k": "4", "eps_dp_step": "3 0.1 0.5 1", "delta_dp_step": "0.3 0 0.01 0.1"}),
         property_examples=6,
-        tight="optimum: exact (the product of the four-atom pairs attains it); main: exceeds the optimum by δ1δ2.",
+        tight="no for two or more positive δ_i: the optimum at Σε_i is 1 − Π(1 − δ_i) (MV16, R-F8), attained by the "
+              "product of the four-atom pairs; exact with one positive δ_i.",
     )
 
 
-approx_dp_basic_composition_two_mechanisms = make_two()
-
-LEMMAS = [bernoulli_inequality, approx_dp_basic_composition_two_mechanisms]
+approx_dp_basic_composition_heterogeneous = make_heterogeneous()
+LEMMAS.append(approx_dp_basic_composition_heterogeneous)
 
 
 # -- the homogeneous k-fold form (the theorem) ---------------------------------------------------------------------
+
+_PAIR_MEAN = Part(
+    "step_mean", le(_ratio_mean(eps, R), delta0),
+    title="a pair of the class: the mean of (1 − e^ε R)_+ is at most δ0",
+    proof=(Chain(_ratio_mean(eps, R))
+           .eq(HockeyStick(eps, P, Q), by(hockey_stick_ratio_form, c=eps))
+           .le(delta0, by(step_approx_dp))))
+
 
 def _build(point, dps):
     return witnesses(point[eps], point[delta0], int(point[k]), dps)
@@ -392,33 +434,36 @@ def _grouped(point, eps_p, dps):
 
 def make(eps_total: sp.Expr = EPS_TOTAL, delta_total: sp.Expr = DELTA_TOTAL) -> Theorem:
     """Basic composition of k (ε, δ)-DP mechanisms with the claimed (``eps_total``, ``delta_total``) (mutants)."""
-    opt_lhs = HockeyStick(EPS_TOTAL, Pk(k), Qk(k))
-    optimum = Part("optimum", le(opt_lhs, DELTA_OPT), title="the optimal composition at kε (KOV15, i = 0)",
-                   proof=Chain(opt_lhs).le(DELTA_OPT, numeric()),
-                   ground_truth=_ground_truth(EPS_TOTAL, _build, _grouped))
+    step_mean = replace(_PAIR_MEAN)
+    ratio = Part("ratio_mean", le(_ratio_mean(EPS_TOTAL, ComposedRatio(k)), DELTA_TOTAL),
+                 title="the composed pair: the mean of (1 − e^{kε} Λ_k)_+ is at most kδ0",
+                 proof=_composition_proof(step_mean, lambda n: n * eps, lambda n: n * delta0, lambda n: eps,
+                                          lambda n: delta0, lambda n: {}))
     lhs = HockeyStick(eps_total, Pk(k), Qk(k))
     main = Part("main", le(lhs, delta_total),
-                proof=(Chain(lhs).le(DELTA_OPT, by(optimum))
-                       .le(DELTA_TOTAL, by(bernoulli_inequality.part("main"), k=k, delta0=delta0))
+                proof=(Chain(lhs)
+                       .eq(_ratio_mean(eps_total, ComposedRatio(k)),
+                           by(hockey_stick_ratio_form_composed, c=eps_total, k=k))
+                       .le(DELTA_TOTAL, by(ratio))
                        .eq(delta_total, algebra())),
                 ground_truth=_ground_truth(eps_total, _build, _grouped))
     return Theorem(
         name="approx_dp_basic_composition",
         reference="R-F2",
-        source="Dwork & Roth 2014, Thm 3.16; Kairouz, Oh & Viswanath 2015, Thm 3.3, arXiv:1311.0776 (the optimum)",
+        source="Dwork & Roth 2014, Thm 3.16; Dwork, Rothblum & Vadhan 2010",
         title="basic composition of approximate DP",
         variables={k: naturals(sample_lo=1, sample_hi=20),
                    eps: positive(sample_lo=0.01, sample_hi=3),
                    delta0: _POSITIVE_UNIT},
         hypotheses=(step_approx_dp, step_approx_dp_reverse),
-        parts=(optimum, main),
+        parts=(step_mean, ratio, main),
         numeric_points=({"k": "1", "eps": "1", "delta0": "0.01"}, {"k": "2", "eps": "0.5", "delta0": "0.1"},
                         {"k": "3", "eps": "1", "delta0": "0.001"}, {"k": "4", "eps": "0.3", "delta0": "0.0001"},
                         {"k": "5", "eps": "0.1", "delta0": "1e-6"}, {"k": "2", "eps": "2", "delta0": "0.3"},
                         {"k": "10", "eps": "0.2", "delta0": "0.01"}, {"k": "40", "eps": "0.05", "delta0": "0.001"}),
         property_examples=6,
-        tight="optimum: exact (the k-fold four-atom product attains it); main: exceeds it by kδ − 1 + (1 − δ)^k, "
-              "> 0 for k ≥ 2 and δ > 0.",
+        tight="no for k >= 2: the optimum at kε is 1 − (1 − δ)^k (KOV15 Thm 3.3 at i = 0, R-F7), attained by the "
+              "k-fold four-atom product, and kδ exceeds it by kδ − 1 + (1 − δ)^k > 0.",
     )
 
 
@@ -427,12 +472,14 @@ theorem = make()
 
 def mutants() -> list[tuple[str, Theorem]]:
     """Unsafe variants of the statement; tests/theorems/test_mutants.py requires each to fail."""
+    last_eps_dropped = sp.Sum(eps_step(i), (i, 1, k - 1))
     return [
-        ("Bernoulli with kδ halved", make_bernoulli(sp.Rational(1, 2))),
-        ("two mechanisms: (ε1 + ε2, (δ1 + δ2)/2)", make_two(delta_total=DELTA_TOTAL_TWO / 2)),
-        ("two mechanisms: (max(ε1, ε2), δ1 + δ2)", make_two(eps_total=sp.Max(eps1, eps2))),
-        ("two mechanisms: (ε1 + ε2/2, δ1 + δ2): ε lowered, δ not raised", make_two(eps_total=eps1 + eps2 / 2)),
-        ("two mechanisms: (ε1 + ε2, max(δ1, δ2))", make_two(delta_total=sp.Max(delta1, delta2))),
+        ("positive part: the second term halved", make_positive_part(sp.Rational(1, 2))),
+        ("per step: (Σε_i, Σδ_i/2)", make_heterogeneous(delta_total=DELTA_SUM / 2)),
+        ("per step: (Σε_i, Σ_{i<k} δ_i): the last δ dropped", make_heterogeneous(
+            delta_total=sp.Sum(delta_step(i), (i, 1, k - 1)))),
+        ("per step: (Σ_{i<k} ε_i, Σδ_i): the last ε dropped", make_heterogeneous(eps_total=last_eps_dropped)),
+        ("per step: (Σε_i, kδ_1): every δ priced as the first", make_heterogeneous(delta_total=k * delta_step(1))),
         ("k-fold: (kε, kδ/2)", make(delta_total=k * delta0 / 2)),
         ("k-fold: (kε, δ): δ does not grow", make(delta_total=delta0)),
         ("k-fold: ((k − 1/2)ε, kδ): ε lowered, δ not raised", make(eps_total=(k - sp.Rational(1, 2)) * eps)),

@@ -66,7 +66,9 @@ import sympy as sp
 
 from cdpsym.expr import L, a, b, eps, i, k, lam, naturals, real, s
 from cdpsym.expr.symbols import declare_random, describe
-from cdpsym.expr.operators import CondExpect, Expect, HockeyStick, Indicator, Opaque, P, Prob, Q, StepLoss
+from cdpsym.expr.operators import (ClassP, ClassQ, ClassRatio, ComposedRatio, CondExpect, Expect, HockeyStick,
+                                   Indicator, Opaque, P, Prob, Q, StepLoss, StepRatio)
+from cdpsym.expr.symbols import R
 from cdpsym.proof import Axiom, eq, le, register_opaque
 
 __all__ = ["Z", "X", "S", "C", "L_k", "M", "D", "Pk", "Qk", "CondMGF", "c", "Y1", "Y2",
@@ -74,7 +76,9 @@ __all__ = ["Z", "X", "S", "C", "L_k", "M", "D", "Pk", "Qk", "CondMGF", "c", "Y1"
            "composed_loss_start", "composed_loss_step", "compensator_start", "compensator_step",
            "tower_mgf_composed", "conditional_mean_definition", "tower_mean_bound", "conditional_mgf_bound",
            "tower_almost_sure", "condition",
-           "union_bound", "tail_condition_composed", "expectation_additive",
+           "union_bound", "tail_condition_composed", "expectation_additive", "hockey_stick_ratio_form",
+           "hockey_stick_ratio_form_class", "hockey_stick_ratio_form_composed", "composed_ratio_start",
+           "composed_ratio_step",
            "standard_normal_mean", "standard_normal_mgf", "AXIOMS", "normal_expectation", "to_arb"]
 
 
@@ -281,6 +285,62 @@ tail_condition_composed = Axiom(
     variables={eps: real(), k: naturals()},
 )
 
+# -- the likelihood ratio: the hockey-stick divergence as an expectation (approximate DP) --------------------------
+#
+# An (ε, δ)-DP pair may put mass where the other has none, so its privacy loss may be +oo; the likelihood ratio
+# R = q/p (at an output drawn from P; 0 where q vanishes) is a non-negative real at every outcome, and the
+# hockey-stick divergence is the mean of a bounded function of it.  These are definitions, stated for the three
+# kinds of pair the composition theorems speak of: the canonical pair, a pair of class i, the composed pair.
+
+_SOURCE_HOCKEY = ("the hockey-stick divergence as an f-divergence: sup_S P(S) − e^c Q(S) = ∫ (p − e^c q)_+ "
+                  "(attained at S = {p > e^c q}; Barthe & Olmedo 2013, ICALP; Balle, Barthe & Gaboardi 2018, NeurIPS, §2, "
+                  "arXiv:1807.01647), and ∫ (p − e^c q)_+ = E_P[(1 − e^c q/p)_+] since the "
+                  "integrand vanishes where p = 0")
+
+hockey_stick_ratio_form = Axiom(
+    name="hockey_stick_ratio_form",
+    title="the hockey-stick divergence is the mean of (1 − e^c R)_+ under P, R = q/p the likelihood ratio",
+    reference="R-A6",
+    citation=_SOURCE_HOCKEY,
+    relation=eq(HockeyStick(c, P, Q), Expect(sp.Max(0, 1 - sp.exp(c) * R))),
+    variables={c: real()},
+)
+
+hockey_stick_ratio_form_class = Axiom(
+    name="hockey_stick_ratio_form_class",
+    title="the hockey-stick divergence of a pair of class i is the mean of (1 − e^c R^{(i)})_+ under P_i",
+    reference="R-A6",
+    citation=_SOURCE_HOCKEY + " (for the pair (P_i, Q_i) of class i, whose likelihood ratio is R^{(i)})",
+    relation=eq(HockeyStick(c, ClassP(i), ClassQ(i)), Expect(sp.Max(0, 1 - sp.exp(c) * ClassRatio(i)))),
+    variables={c: real(), i: naturals()},
+)
+
+hockey_stick_ratio_form_composed = Axiom(
+    name="hockey_stick_ratio_form_composed",
+    title="the hockey-stick divergence of the composed pair is the mean of (1 − e^c Λ_k)_+, Λ_k its likelihood ratio",
+    reference="R-A6",
+    citation=_SOURCE_HOCKEY + " (for the composed pair (P^(k), Q^(k)), whose likelihood ratio is Λ_k); " + _SOURCE_GAME,
+    relation=eq(HockeyStick(c, Pk(k), Qk(k)), Expect(sp.Max(0, 1 - sp.exp(c) * ComposedRatio(k)))),
+    variables={c: real(), k: naturals()},
+)
+
+composed_ratio_start = Axiom(
+    name="composed_ratio_start",
+    title="definition: the empty composition has likelihood ratio 1",
+    citation=_SOURCE_GAME,
+    relation=eq(ComposedRatio(0), 1),
+)
+
+composed_ratio_step = Axiom(
+    name="composed_ratio_step",
+    title="the composed likelihood ratio is the product of the step ratios (the adversary's coins cancel)",
+    citation=_SOURCE_GAME + "; the density of the view on x is the adversary's coins' density times "
+                            "p_1(y_1 | ·) ⋯ p_k(y_k | prefix), and on x' the same with q_j, so that on the support of "
+                            "P^(k) the ratio of the views' densities is the product of the steps' ratios",
+    relation=eq(ComposedRatio(i), ComposedRatio(i - 1) * StepRatio(i)),
+    variables={i: naturals()},
+)
+
 # -- probability and expectation -----------------------------------------------------------------------
 
 union_bound = Axiom(
@@ -376,4 +436,5 @@ def normal_expectation(g, lo, hi, *constants):
 AXIOMS = [partial_sums_start, partial_sums_step, tower_mgf_partial_sums, composed_loss_start, composed_loss_step,
           compensator_start, compensator_step, tower_mgf_composed, conditional_mean_definition, tower_mean_bound,
           conditional_mgf_bound, tower_almost_sure, union_bound, tail_condition_composed, expectation_additive,
-          standard_normal_mean, standard_normal_mgf]
+          hockey_stick_ratio_form, hockey_stick_ratio_form_class, hockey_stick_ratio_form_composed,
+          composed_ratio_start, composed_ratio_step, standard_normal_mean, standard_normal_mgf]

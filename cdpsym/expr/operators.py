@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 __all__ = ["Opaque", "Expect", "Prob", "Renyi", "KL", "HockeyStick", "Normal", "PrivacyLoss", "Indicator",
-           "CondExpect", "StepLoss", "ClassLoss", "ExpectAt", "LinkLoss", "GroupLoss", "KLDiameter", "Output", "normal_density", "P", "Q", "OPAQUE"]
+           "CondExpect", "StepLoss", "ClassLoss", "StepRatio", "ClassRatio", "ComposedRatio", "ClassP", "ClassQ", "SIGNED_SEQUENCES", "ExpectAt", "LinkLoss", "GroupLoss", "KLDiameter", "Output", "normal_density", "P", "Q", "OPAQUE"]
 
 
 class Opaque(sp.Function):
@@ -179,6 +179,35 @@ StepLoss = sp.Function("C", real=True,
                                                                + (f"^{{{exp}}}" if exp else "")))
 
 
+#: ``StepRatio(i)``, printed R_i: the likelihood ratio q_i(Y_i)/p_i(Y_i) of the pair the adversary picks at step i
+#: (given the prefix), at step i's output (0 where q_i vanishes) -- the step's counterpart of the pair's ``R``, as
+#: C_i is of ``L``.  Non-negative at every outcome by definition (a ratio of densities): the kernel trusts this
+#: typing (``cdpsym.proof.core.foreign`` admits exactly these ratio sequences with their sign).
+StepRatio = sp.Function("Rs", nonnegative=True,
+                        _latex=lambda self, printer, exp=None: (r"R_{%s}" % printer._print(self.args[0])
+                                                                + (f"^{{{exp}}}" if exp else "")))
+
+#: ``ClassRatio(i)``, printed R^{(i)}: the likelihood ratio of a pair of *class i* (as ``ClassLoss``); read as R_i
+#: at step i by the class-member rule, and only there.
+ClassRatio = sp.Function("Rc", nonnegative=True,
+                         _latex=lambda self, printer, exp=None: (r"R^{(%s)}" % printer._print(self.args[0])
+                                                                 + (f"^{{{exp}}}" if exp else "")))
+
+#: ``ComposedRatio(k)``, printed Λ_k: the likelihood ratio q^{(k)}/p^{(k)} of the k-fold composition's two views at
+#: its output, the product R_1 ⋯ R_k (the axioms of ``theorems.foundations_composition``).  Non-negative.
+ComposedRatio = sp.Function("Lam", nonnegative=True,
+                            _latex=lambda self, printer, exp=None: (r"\Lambda_{%s}" % printer._print(self.args[0])
+                                                                    + (f"^{{{exp}}}" if exp else "")))
+
+#: ``ClassP(i)``, ``ClassQ(i)``, printed P_i, Q_i: the two output distributions of a pair of class i (the pair
+#: whose likelihood ratio is R^{(i)} and whose loss is L^{(i)}).
+ClassP = sp.Function("Pc", _latex=lambda self, printer, exp=None: r"P_{%s}" % printer._print(self.args[0]))
+ClassQ = sp.Function("Qc", _latex=lambda self, printer, exp=None: r"Q_{%s}" % printer._print(self.args[0]))
+
+#: the random sequences whose sign is part of their definition (a likelihood ratio is >= 0)
+SIGNED_SEQUENCES = (StepRatio, ClassRatio, ComposedRatio)
+
+
 class ExpectAt(_MeanTyping, Opaque):
     r"""``ExpectAt(Y, j)`` is :math:`\mathbb E_{\mathcal M(x_j)}[Y]`: the expectation with the output of a chain of
     inputs :math:`x_0\simeq x_1\simeq\dots` drawn from :math:`\mathcal M(x_j)` (group privacy).  A number (an
@@ -259,6 +288,10 @@ describe(CondExpect, r"$\mathcal{F}_{i}$ is the history (the \emph{prefix}: the 
                      r"given it", 84)
 describe(ClassLoss, r"$L^{(i)}$ is the privacy loss of a pair of the class allowed at step $i$ of a composition "
                     r"(any pair the adversary may choose there)", 15)
+describe(StepRatio, r"$R_i$ is the likelihood ratio $q_i/p_i$ of the pair of step $i$ of a composition at "
+                    r"that step's output, and $R^{(i)}$ that of a pair of the class allowed at step $i$", 16)
+describe(ComposedRatio, r"$\Lambda_k = R_1 \cdots R_k$ is the likelihood ratio of the $k$-fold composition", 17)
+describe(ClassP, r"$P_i, Q_i$ are the output distributions of a pair of the class allowed at step $i$", 14)
 describe(ExpectAt, r"$\mathcal{M}(x_j)$ is the output distribution on the $j$-th input of the chain, "
                    r"$\ell_j$ the privacy loss of the link $(\mathcal{M}(x_{j-1}), \mathcal{M}(x_j))$, and "
                    r"$\mathbb{E}_{\mathcal{M}(x_j)}$ the expectation with the output drawn from $\mathcal{M}(x_j)$", 21)

@@ -13,7 +13,7 @@ import sympy as sp
 __all__ = [
     "eps", "eps0", "eps_p", "delta", "delta0", "delta_p", "rho", "xi", "sigma",
     "sensitivity", "alpha", "k", "i", "mu", "nu", "tau", "omega", "lam", "t", "s",
-    "a", "b", "r", "p", "q", "u", "x", "y", "z", "L", "X", "Y", "m",
+    "a", "b", "r", "p", "q", "u", "x", "y", "z", "L", "R", "X", "Y", "m",
     "LATEX_NAMES", "symbol_by_name", "declare_random", "is_random_symbol", "NOTATION", "describe",
     "sequence", "is_sequence",
 ]
@@ -54,7 +54,13 @@ L = sp.Symbol("L", real=True)
 X = sp.Symbol("X", real=True)
 Y = sp.Symbol("Y", real=True)
 
-_RANDOM: set = {L, X, Y}
+#: The likelihood ratio q(Y)/p(Y) of the pair at an output Y ~ P (0 where q vanishes): a non-negative real at every
+#: outcome, also where the privacy loss is +oo (an (ε, δ)-DP pair may put mass where Q has none).  Its sign is its
+#: definition (a ratio of densities), part of the kernel's typing like L's reality; no other random symbol may
+#: carry an assumption (``declare_random``).
+R = sp.Symbol("R", nonnegative=True)
+
+_RANDOM: set = {L, X, Y, R}
 
 
 #: what each shared object means, in a paper's words: written once, next to the object's definition, and read by
@@ -79,6 +85,7 @@ def describe(obj: object, text: str, rank: int = 50) -> None:
 
 describe(Y, r"$Y \sim P$ is the output of the mechanism on $x$", 2)
 describe(L, r"$L = \log\frac{p(Y)}{q(Y)}$, $Y \sim P$, is the privacy loss random variable of the pair $(P, Q)$", 3)
+describe(R, r"$R = q(Y)/p(Y)$, $Y \sim P$, is the likelihood ratio of the pair $(P, Q)$ (0 where $q(Y) = 0$)", 3)
 
 
 def declare_random(*symbols: sp.Symbol) -> None:

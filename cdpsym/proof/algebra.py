@@ -562,7 +562,7 @@ def _canon_arg(a: sp.Basic) -> sp.Basic:
     if isinstance(a, sp.Expr):
         if a.has(*OPAQUE) or a.has(sp.Integral, sp.Sum, sp.Product):
             a = canon(a)  # inner operators first, then the same expansion around them
-        a = sp.powsimp(a, combine="exp")
+        a = sp.powsimp(a, combine="exp", deep=True)  # also inside max, min, functions
         a = sp.expand(a, power_exp=False, log=False)
         return a.replace(lambda x: isinstance(x, sp.exp), lambda x: sp.exp(_collect_exponent(x.args[0])))
     return canon(a)
@@ -1146,4 +1146,51 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             cand = _try(fn, closed)
             if cand is not None and getattr(cand, f"is_{want}"):
                 return Decision(True, f"sympy: {want} after a rational cover of the closed domains")
+    cases = _max_min_cases(e, ctx, strict)
+    if cases is not None:
+        return cases
     return Decision(None, f"sign not decided symbolically ({want} at {samples} sample points)")
+
+
+_MAX_MIN_BRANCHES = [0]  # sub-proofs spent by the enclosing _max_min_cases (a budget, not a cache)
+
+
+def _max_min_cases(e: sp.Expr, ctx: Context, strict: bool) -> Decision | None:
+    """``e >= 0`` (``> 0``) for a sum with a term ``c·max(u_1, ..., u_n)`` or ``c·min(...)`` (``c`` a non-zero
+    number), by the arguments of that extremum, in the same scope:
+
+    * ``c < 0`` with ``max``, or ``c > 0`` with ``min``: ``c·max(u_i) = min_i(c·u_i)``, so ``e`` is the least of
+      the sums with ``c·u_i`` in its place -- each must be shown (the rule is exact);
+    * ``c > 0`` with ``max``, or ``c < 0`` with ``min``: ``c·max(u_i) >= c·u_j`` for each j, so one sum with
+      ``c·u_j`` in its place shown suffices.
+
+    Only where no opaque term occurs (the arguments are finite reals at every point of the domains), and within a
+    budget of sub-proofs.  None when the rule does not apply or shows nothing."""
+    if opaque_terms(e) or not e.has(sp.Max, sp.Min):
+        return None
+    terms = list(e.args) if isinstance(e, sp.Add) else [e]
+    for n, term in enumerate(terms):
+        coeff, rest = term.as_coeff_Mul()
+        if not isinstance(rest, (sp.Max, sp.Min)) or not coeff.is_nonzero or not coeff.is_real:
+            continue
+        others = sp.Add(*(terms[:n] + terms[n + 1:]))
+        variants = [others + coeff * u for u in rest.args]
+        every = (coeff.is_negative and isinstance(rest, sp.Max)) or (coeff.is_positive and isinstance(rest, sp.Min))
+        if _MAX_MIN_BRANCHES[0] + len(variants) > 24:
+            return None
+        outer = _MAX_MIN_BRANCHES[0] == 0
+        _MAX_MIN_BRANCHES[0] += len(variants)
+        try:
+            shown = [prove_sign(v, ctx, strict, samples=0).ok is True for v in variants]
+        finally:
+            if outer:
+                _MAX_MIN_BRANCHES[0] = 0
+        kind = "max" if isinstance(rest, sp.Max) else "min"
+        if every and all(shown):
+            return Decision(True, f"{'positive' if strict else 'nonnegative'} with {term} replaced by each "
+                                  f"argument of the {kind} in turn")
+        if not every and any(shown):
+            return Decision(True, f"{'positive' if strict else 'nonnegative'} with {term} replaced by one argument "
+                                  f"of the {kind}, which it is at least")
+        return None
+    return None

@@ -39,7 +39,7 @@ from cdpsym.errors import ProofError
 from cdpsym.expr.domains import Interval, as_expr
 from cdpsym.expr.evaluate import ArbContext, NotEvaluable, evaluate
 from cdpsym.expr.operators import OPAQUE
-from cdpsym.expr.symbols import L as _L, is_random_symbol, is_sequence
+from cdpsym.expr.symbols import L as _L, R as _R, is_random_symbol, is_sequence
 from cdpsym.proof.algebra import (BoundVar, Context, Decision, _empty, _possibly_infinite_terms, canon, deterministic,
                                   domain_key, equivalent, extended_agree, finite_value, opaque_terms, prove_sign,
                                   sides_apart)
@@ -70,7 +70,7 @@ def register_axioms(*axioms: Axiom) -> None:
             _TRUSTED[ax.name] = (ax, _fact_print(ax))
             # symbols the axiom leaves free (other than the pair): fixed objects of the trusted base, such as the
             # standard normal Z of ``standard_normal_mgf``; a scope that declares one may not rest on the axiom
-            _AXIOM_GLOBALS[ax.name] = frozenset(_fact_free_symbols(ax) - {_L, _ops.P, _ops.Q})
+            _AXIOM_GLOBALS[ax.name] = frozenset(_fact_free_symbols(ax) - {_L, _R, _ops.P, _ops.Q})
 
 
 _AXIOM_GLOBALS: dict = {}
@@ -137,7 +137,8 @@ _SIGN_ASSUMPTIONS = {"positive", "negative", "nonnegative", "nonpositive", "zero
 def foreign(e: sp.Basic) -> str | None:
     """A node the kernel does not trust to type itself: a class from outside sympy (a user ``Expr`` with its
     own sign hooks, a symbol subclass), an unregistered opaque operator, or an undefined function that
-    declares a sign (``Function('f', positive=True)``: nothing checks that).  ``None`` when all is known."""
+    declares a sign (``Function('f', positive=True)``: nothing checks that) -- except the kernel's own likelihood
+    ratios (``SIGNED_SEQUENCES``, non-negative by definition).  ``None`` when all is known."""
     from sympy.core.function import UndefinedFunction
 
     for node in sp.preorder_traversal(e):
@@ -147,6 +148,8 @@ def foreign(e: sp.Basic) -> str | None:
                 return f"{cls.__name__} is not a registered opaque operator (cdpsym.proof.register_opaque)"
             continue
         if isinstance(cls, UndefinedFunction):
+            if any(cls is f for f in _ops.SIGNED_SEQUENCES):
+                continue  # the likelihood ratios: non-negative by definition (kernel typing, cdpsym.expr.operators)
             declared = {k for k, v in getattr(cls, "_kwargs", {}).items()} | {
                 k for k, v in node.assumptions0.items() if k in _SIGN_ASSUMPTIONS and v}
             bad = declared & _SIGN_ASSUMPTIONS
@@ -1105,6 +1108,27 @@ def _rule_induction(why: Induction, lhs, op, rhs, ctx, chain, stack) -> _Closed:
 
 # -- citing facts -------------------------------------------------------------------------------------------
 
+def _not_pointwise(fact: object, v: sp.Symbol) -> str:
+    """'' when ``fact`` is a *pointwise* statement about numbers, so that its number variable ``v`` may be
+    instantiated with a random quantity: a statement "for all reals v in D: A(v) op B(v)" then holds at every
+    outcome at which the quantity lies in D, which is what a relation between random quantities states.  That
+    needs the statement (relation, conditions, domains) to name no expectation, probability, divergence, sum,
+    integral, sequence or random quantity -- there ``v`` would be a constant pulled out of an average (``E[vX] =
+    vE[X]``) -- a cited part to come from a theorem without hypotheses (its hypotheses may speak of ``v``), and
+    ``v`` to range over reals (a random quantity is not shown an integer).  Otherwise the reason."""
+    parts = [fact.relation.lhs, fact.relation.rhs] + [x for c in fact.conditions for x in (c.lhs, c.rhs)]
+    parts += [x for d in fact.variables.values() for x in (d.lo, d.hi)]
+    for x in map(as_expr, parts):
+        if opaque_terms(x) or foreign(x) or not deterministic(x) or any(map(is_random_symbol, x.free_symbols)):
+            return f"{fact.name} is not pointwise: {x} names an average, a sequence or a random quantity"
+    theorem = getattr(fact, "theorem", None) if type(fact).__name__ == "Part" else None
+    if theorem is not None and theorem.hypotheses:
+        return f"{fact.name} rests on the hypotheses of {theorem.name}"
+    if fact.variables[v].integer:
+        return f"{v} ranges over integers"
+    return ""
+
+
 def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     """by: an instance of a trusted axiom, a hypothesis in scope, or a checked theorem part -- every
     variable's value in its domain, every condition and every hypothesis of a cited theorem discharged;
@@ -1143,7 +1167,7 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
     if standing.detail:
         notes.append(standing.detail)
     by_name = {str(v): v for v in fact.variables}
-    pair_vars = [str(v) for v in fact.variables if v in (_L, _ops.P, _ops.Q)]
+    pair_vars = [str(v) for v in fact.variables if v in (_L, _R, _ops.P, _ops.Q)]
     if pair_vars:
         return _fail(f"{fact.name} declares the canonical pair's {pair_vars} as variables: the pair is not a variable")
     unknown = set(why.inst) - set(by_name)
@@ -1162,8 +1186,12 @@ def _rule_instance(why: By, lhs, op, rhs, ctx, chain, stack) -> _Closed:
             return _fail(f"{fact.name} holds for classes of pairs (it reads its hypotheses at a member of the class): "
                          f"{v} = {value} names the canonical pair, which is not a constant of the class")
         if not is_random_symbol(v) and not deterministic(value):
-            return _fail(f"{fact.name}: {v} = {value} is a random quantity, but {v} stands for a number (only "
-                         f"random-variable symbols such as L, X, Z may be instantiated with random quantities)")
+            impure = _not_pointwise(fact, v) or (
+                "it is read at a member of a class" if by_class else "")
+            if impure:
+                return _fail(f"{fact.name}: {v} = {value} is a random quantity, but {v} stands for a number (only "
+                             f"random-variable symbols such as L, X, Z may be instantiated with random quantities, "
+                             f"or a number variable of a pointwise fact; here {impure})")
         fin = finite_value(value, ctx)  # a number, and a real random variable at every outcome, is finite
         if fin.ok is not True:
             return _Closed("supported", None, f"{fact.name}: {v} = {value} is not shown a finite real; {v} ranges "
@@ -1241,9 +1269,13 @@ def _class_scope(ctx: Context) -> Context:
                                 if not f.name.startswith(_PAIR_LOCAL) and not (local and f.name == "ih")))
 
 
+#: the objects of a pair of class i: its loss L^{(i)}, its likelihood ratio R^{(i)}, its distributions P_i, Q_i
+_CLASS_OBJECTS = (_ops.ClassLoss, _ops.ClassRatio, _ops.ClassP, _ops.ClassQ)
+
+
 def _names_pair(e: sp.Basic) -> bool:
     """Does ``e`` name the canonical pair (its loss, its distributions) or a pair of a class ``L^{(i)}``?"""
-    return bool(as_expr(e).has(_L, _ops.P, _ops.Q, _ops.ClassLoss))
+    return bool(as_expr(e).has(_L, _R, _ops.P, _ops.Q, *_CLASS_OBJECTS))
 
 
 def _class_tokens(f: "Fact") -> set:
@@ -1254,8 +1286,8 @@ def _class_tokens(f: "Fact") -> set:
     parts += [x for c in f.conditions for x in (c.lhs, c.rhs)]
     parts += [x for d in f.variables.values() for x in (d.lo, d.hi)]
     parts = [as_expr(x) for x in parts]
-    return {("pair",) for x in parts if x.has(_L, _ops.P, _ops.Q)} | {
-        ("class", sp.expand(n.args[0])) for x in parts for n in x.atoms(_ops.ClassLoss)}
+    return {("pair",) for x in parts if x.has(_L, _R, _ops.P, _ops.Q)} | {
+        ("class", sp.expand(n.args[0])) for x in parts for n in x.atoms(*_CLASS_OBJECTS)}
 
 
 def _class_tie(ctx: Context) -> str:
@@ -1271,8 +1303,8 @@ def _class_tie(ctx: Context) -> str:
             tokens |= t
     for sym, dom in ctx.domains.items():
         ends = [as_expr(dom.lo), as_expr(dom.hi)]
-        t = {("pair",) for x in ends if x.has(_L, _ops.P, _ops.Q)} | {
-            ("class", sp.expand(n.args[0])) for x in ends for n in x.atoms(_ops.ClassLoss)}
+        t = {("pair",) for x in ends if x.has(_L, _R, _ops.P, _ops.Q)} | {
+            ("class", sp.expand(n.args[0])) for x in ends for n in x.atoms(*_CLASS_OBJECTS)}
         if t:
             named.append(f"the domain of {sym}")
             tokens |= t
@@ -1350,14 +1382,16 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
 
     * ``at_step=i``: the pair of step ``i`` of the adaptive composition game.  By the game's definition (DRV10;
       DR16 §3.1), given any prefix the adversary's pair of step ``i`` is a pair of the class and ``C_i`` is its
-      privacy loss; so, for every prefix, ``T(A) <= T(B)`` with ``T`` mapping ``L`` to ``C_i``, ``E[Y]`` to
+      privacy loss and ``R_i`` its likelihood ratio; so, for every prefix, ``T(A) <= T(B)`` with ``T`` mapping
+      ``L`` (and a class-``i`` loss ``L^{(i)}``) to ``C_i``, ``R`` (and ``R^{(i)}``) to ``R_i``, ``E[Y]`` to
       ``E[T(Y) | F_{i-1}]`` and ``Pr[A]`` to ``E[1[T(A)] | F_{i-1}]``: the rule establishes
       ``Pr[T(A) > T(B)] <= 0`` (``flip=True``: an equation read as ``B <= A``).
     * ``at_link=j``: the link ``(x_{j-1}, x_j)`` of a chain of inputs whose consecutive pairs are pairs of the
       class (group privacy): ``T`` maps ``L`` to ``ell_j``, ``P``/``Q`` to ``M(x_{j-1})``/``M(x_j)``, ``E[Y]`` to
       ``E_{M(x_{j-1})}[T(Y)]`` and ``Pr[A]`` to ``E_{M(x_{j-1})}[1[T(A)]]``; the rule establishes ``T(A) op T(B)``.
 
-    The fact may contain numbers, ``L`` (and at a link ``P``, ``Q`` inside divergences) and the operators above
+    The fact may contain numbers, ``L`` (at a step also ``R``; at a link ``P``, ``Q`` inside divergences) and the
+    operators above
     only: another random quantity (``X``, ``Z``, a game object ``C_j``) has no meaning at the member, or a
     different one."""
     mode, i = ("step", why.at_step) if why.at_step is not None else ("link", why.at_link)
@@ -1376,7 +1410,7 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
     if why.flip and (mode != "step" or rel.op != "="):
         return _fail(f"flip=True reverses an equation read at a step; {why.fact.name} states {rel.op}")
     a, b = (rel.rhs, rel.lhs) if why.flip else (rel.lhs, rel.rhs)
-    pair = {_L} | ({_ops.P, _ops.Q} if mode == "link" else set())
+    pair = {_L} | ({_ops.P, _ops.Q} if mode == "link" else {_R})
     bound: set = set()
     classes: set = set()  # the losses L^{(i)} of a pair of the class of step i (heterogeneous classes)
     for side in (a, b):
@@ -1390,7 +1424,7 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
                                  f"a member of the class)")
             elif isinstance(node, AppliedUndef) and is_sequence(node.func):
                 continue  # a term of a sequence of numbers (rho_i): a number at every member
-            elif type(node) is _ops.ClassLoss and mode == "step":
+            elif type(node) in (_ops.ClassLoss, _ops.ClassRatio) and mode == "step":
                 if sp.expand(node.args[0] - i) != 0:
                     return _fail(f"{name}: {node} is the loss of a pair of class {node.args[0]}, not of the class of "
                                  f"step {i}")
@@ -1400,7 +1434,7 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
             elif isinstance(node, sp.Symbol) and is_random_symbol(node) and node not in pair:
                 return _fail(f"{name}: {node} is a random quantity other than the pair's (its joint law with the "
                              f"member's loss is not the pair's)")
-    if classes and any(side.has(_L) for side in (a, b)):
+    if classes and any(side.has(_L, _R) for side in (a, b)):
         return _fail(f"{name}: {why.fact.name} speaks of two pairs (L of the class and {sorted(map(str, classes))} of "
                      f"the class of step {i}): their joint law is not a member's")
     if bound & i.free_symbols:
@@ -1409,13 +1443,13 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
         return _fail(f"{name}: {why.fact.name} binds the pair's {sorted(map(str, bound & ({_L} | pair)))}")
     if mode == "step":
         loss, mean = _ops.StepLoss(i), (lambda y: _ops.CondExpect(y, i))
-        dists = {}
+        dists = {_R: _ops.StepRatio(i), **{c: _ops.StepRatio(i) for c in classes if type(c) is _ops.ClassRatio}}
     else:
         loss, mean = _ops.LinkLoss(i), (lambda y: _ops.ExpectAt(y, i - 1))
         dists = {_ops.P: _ops.Output(i - 1), _ops.Q: _ops.Output(i)}
 
     def t(e: sp.Basic) -> sp.Basic:
-        if e == _L or e in classes:
+        if e == _L or (e in classes and type(e) is _ops.ClassLoss):
             return loss
         if e in dists:
             return dists[e]
@@ -1742,7 +1776,7 @@ def _congruence_expect(inside, lhs, rhs, a, b, ctx) -> tuple[Decision, str | Non
     ``H(A) <= H(B)`` everywhere, ``E[H(A)] <= E[H(B)]`` in the extended reals, and ``F(A) <= F(B)``.
     Establishes '<=' only (a strict inequality at every outcome does not survive every expectation)."""
     w0, fw = inside
-    if _possibly_infinite(a) or _possibly_infinite(b):
+    if any(_possibly_infinite(x) and finite_value(x, ctx).ok is not True for x in (a, b)):
         return Decision(None, "monotonicity of expectation needs a fact between real-valued quantities"), None
     w = sp.Dummy("w", real=True)
     fw = subst(fw, {w0: w})
