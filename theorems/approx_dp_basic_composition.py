@@ -1,99 +1,79 @@
-r"""k-fold adaptive composition of (ε, δ)-DP mechanisms is (kε, kδ)-DP, and of an (ε1, δ1)- and an (ε2, δ2)-DP mechanism (ε1 + ε2, δ1 + δ2)-DP (basic composition; *supported*, not proved).
+r"""k-fold adaptive composition of (ε, δ)-DP mechanisms is (kε, kδ)-DP, and with step i (ε_i, δ_i)-DP it is
+(Σε_i, Σδ_i)-DP (basic composition; proved).
 
 .. math::
-    \delta_{P^{(k)}\|Q^{(k)}}(k\varepsilon)\ \le\ 1-(1-\delta)^k\ \le\ k\delta,
+    \delta_{P^{(k)}\|Q^{(k)}}(k\varepsilon)\ \le\ k\delta,
     \qquad
-    \delta_{P^{(2)}\|Q^{(2)}}(\varepsilon_1+\varepsilon_2)\ \le\ 1-(1-\delta_1)(1-\delta_2)\ \le\ \delta_1+\delta_2 .
+    \delta_{P^{(k)}\|Q^{(k)}}\Big(\sum_{i=1}^k\varepsilon_i\Big)\ \le\ \sum_{i=1}^k\delta_i .
 
-Statement (R-F2; DR14 Thm 3.16 as REFERENCE gives it, number not checked): :math:`M_j` :math:`(\varepsilon_j,\delta_j)`-DP for
-:math:`j=1..k` implies that the (adaptive) composition is
-:math:`(\sum_j\varepsilon_j,\ \sum_j\delta_j)`-DP.  The statement language has no
-indexed parameters (a list :math:`\varepsilon_1..\varepsilon_k` cannot be a
-variable, nor a numeric point), so the module states the two forms it can carry:
+Statement (R-F2; DR14 Thm 3.16 as REFERENCE gives it, number not checked): :math:`M_i`
+:math:`(\varepsilon_i,\delta_i)`-DP for :math:`i=1..k` implies that the adaptive composition is
+:math:`(\sum_i\varepsilon_i,\ \sum_i\delta_i)`-DP.  Two theorems:
 
-* ``approx_dp_basic_composition`` (this theorem): **homogeneous**, k steps, every
-  step's pair (ε, δ)-DP in both directions (the hypotheses ``step_approx_dp`` and
-  ``step_approx_dp_reverse`` of :mod:`theorems.approx_dp_optimal_composition_homogeneous`,
-  on the canonical pair ``(P, Q)`` that stands for every pair the adversary may
-  choose at any step); conclusion on the composed pair ``Pk(k), Qk(k)``.
-* ``approx_dp_basic_composition_two_mechanisms`` (listed before it, in ``LEMMAS``):
-  **heterogeneous**, two steps; every pair the adversary may choose at step j
-  (``P_step(j), Q_step(j)``, given any prefix) is (ε_j, δ_j)-DP in both
-  directions; conclusion at (ε1 + ε2, δ1 + δ2).
+* ``approx_dp_basic_composition_heterogeneous`` (listed before it, in ``LEMMAS``): the statement as REFERENCE gives
+  it.  The per-step parameters are sequences of numbers (``eps_dp_step``, ``delta_dp_step``; the kernel treats
+  their terms as arbitrary reals, so the proof holds for every sequence); every pair the adversary may choose at
+  step i is a pair ``(P_i, Q_i)`` of class i, (ε_i, δ_i)-DP in both directions (hypotheses ``approx_dp_per_step``
+  and ``approx_dp_per_step_reverse``, quantified over i).
+* ``approx_dp_basic_composition`` (this theorem): homogeneous, k steps, every step's pair (ε, δ)-DP in both
+  directions (the hypotheses ``step_approx_dp``, ``step_approx_dp_reverse`` of
+  :mod:`theorems.approx_dp_optimal_composition_homogeneous`, on the canonical pair ``(P, Q)`` that stands for
+  every pair the adversary may choose at any step); ``delta0`` ∈ (0, 1) (δ = 0 is pure basic composition, R-F1,
+  proved in :mod:`theorems.pure_dp_basic_composition`).
 
-The conclusion is one direction of (ε', δ')-DP (R-A6); the other is the same
-theorem for the swapped game (the class of neighbouring pairs is closed under
-swapping).  Parameter names: ``delta0`` ∈ (0, 1) (homogeneous) and ``delta_1``,
-``delta_2`` ∈ [0, 1) (two mechanisms) are the per-step δ (cdpsym's ``delta`` is
-reserved for targets).  δ = 1 is left out (it makes the statement vacuous); homogeneous δ = 0 is pure basic composition, R-F1, proved in
-:mod:`theorems.pure_dp_basic_composition` (the claim language reads the generated
-statement with δ > 0, so the homogeneous theorem keeps that domain).
+The conclusion is one direction of (ε', δ')-DP (R-A6); the other is the same theorem for the swapped game (the
+class of neighbouring pairs is closed under swapping), which is why both directions are assumed.
 
-Each theorem has two parts:
+Proof (the privacy-loss proof of DR14 Thm 3.16, written with the likelihood ratio, which stays finite where an
+(ε, δ)-DP pair puts mass the other side lacks):
 
-* ``optimum``: the hockey-stick divergence at Σε_j is at most 1 − Π_j(1 − δ_j).
-  This is the optimal composition at ε' = Σε_j: KOV15 Thm 3.3 at i = 0 (R-F7,
-  :mod:`theorems.approx_dp_optimal_composition_homogeneous`) and MV16 (R-F8,
-  :mod:`theorems.approx_dp_optimal_composition`), where every term of the
-  randomized-response sum vanishes at ε' = Σε_j.  It is restated here in closed
-  form because the kernel cannot cite those modules at this point: their
-  statements carry a sum (empty at i = 0) that the kernel treats as an opaque,
-  possibly infinite term, and MV16's module encodes both groups' hypotheses on
-  one pair.  Proof chain: one ``numeric`` step (**supported**).
-* ``main``: the basic-composition bound, by the ``optimum`` part and arithmetic
-  that **is proved**: ``bernoulli_inequality`` (1 − (1 − δ)^k ≤ kδ, by induction,
-  a lemma listed before this theorem) for the homogeneous form, and
-  δ1 + δ2 − (1 − (1 − δ1)(1 − δ2)) = δ1δ2 ≥ 0 (``sign``) for the two-mechanism form.
-  The verdict is the weakest step's: **supported**.
+1. **Ratio form** (a definition, ``hockey_stick_ratio_form*`` in :mod:`theorems.foundations_composition`):
+   :math:`\delta_{P\|Q}(c)=\sup_S P(S)-e^cQ(S)=\int(p-e^cq)_+=\mathbb E_P[(1-e^cR)_+]` with :math:`R=q/p`; for the
+   composed pair :math:`R` is :math:`\Lambda_k=R_1\cdots R_k`, the product of the steps' ratios (the adversary's
+   coins cancel, as for the privacy loss).
+2. **Each step** (part ``step_mean``): a pair of the class has :math:`\mathbb E[(1-e^{\varepsilon}R)_+]\le\delta`
+   (the ratio form and the hypothesis).  The class-member rule reads it at the pair of step n, given every
+   prefix; the tower rule (``tower_mean_bound``) gives :math:`\mathbb E[(1-e^{\varepsilon}R_n)_+]\le\delta`.
+3. **Induction on k** (part ``ratio_mean``): at every outcome
+   :math:`(1-ab)_+\le(1-a)_+ + (1-b)_+` for :math:`a,b\ge0` (``positive_part_of_product``, proved by the cases
+   :math:`a, b \lessgtr 1`), here with :math:`a=e^{k\varepsilon}\Lambda_k`, :math:`b=e^{\varepsilon}R_{k+1}`; the
+   means of the two non-negative terms add (``expectation_sum_nonnegative``), the first is at most :math:`k\delta`
+   (induction hypothesis), the second at most δ (step 2).
+4. ``main``: :math:`\delta_{P^{(k)}\|Q^{(k)}}(k\varepsilon)=\mathbb E[(1-e^{k\varepsilon}\Lambda_k)_+]\le k\delta`.
 
-Why not proved: the textbook proof (REFERENCE R-F2's sketch of DR14 Thm 3.16) conditions
-on the first output y, bounds :math:`P_2(S_y)\le\min(1,e^{\varepsilon_2}P_2'(S_y))+\delta_2`
-for every section :math:`S_y=\{z:(y,z)\in S\}`, and then applies the first
-mechanism's guarantee to the [0, 1]-valued function
-:math:`y\mapsto\min(1,e^{\varepsilon_2}P_2'(S_y))` ((ε, δ)-DP extends from events
-to [0, 1]-valued tests) and integrates (Fubini).  The kernel has no
-function-valued variables, no rule that instantiates a hypothesis on a class of
-pairs at the sections :math:`S_y`, and no hockey-stick calculus for products or
-mixtures; those steps are DP-specific lemmas, which may not be axioms.  So the
-DP content is checked numerically, not proved.
+The per-step form is the same proof with :math:`\varepsilon_{k+1}`, :math:`\delta_{k+1}` at step k + 1 and the sums
+split at their last term.  Axioms used: the ratio forms, the product of the step ratios, the tower rule,
+additivity of expectation for non-negative variables -- definitions and textbook facts; no DP-specific statement.
 
-Ground truth (independent of the statement: no binomial or closed formula), at
-50 digits: exact hockey-stick divergences :math:`\sum_y(P(y)-e^{\varepsilon'}Q(y))_+`
-at the claimed ε', by enumeration of explicit finite compositions --
-the product of KOV15's four-atom pairs
+Ground truth (independent of the statement: no binomial or closed formula), at 50 digits: exact hockey-stick
+divergences :math:`\sum_y(P(y)-e^{\varepsilon'}Q(y))_+` at the claimed ε', by enumeration of explicit finite
+compositions -- the product of KOV15's four-atom pairs
 :math:`P=(\delta,0,(1-\delta)\frac{e^\varepsilon}{1+e^\varepsilon},(1-\delta)\frac{1}{1+e^\varepsilon})`,
 :math:`Q=(0,\delta,(1-\delta)\frac{1}{1+e^\varepsilon},(1-\delta)\frac{e^\varepsilon}{1+e^\varepsilon})`
-at each step's (ε_j, δ_j) (the worst case: by KOV15 Thm 3.3 / MV16 it attains
-the optimal composition, so it dominates every other (ε_j, δ_j)-DP pair; the
-``optimum`` part is an equality for it), products of randomized responses, products
-of random (ε_j, δ_j)-DP pairs (a random ε_j-DP pair with weight 1 − δ_j, an arbitrary
-pair on three extra atoms with weight δ_j; each step's two hockey-stick divergences
-are checked ≤ δ_j by enumeration), and an adaptive composition (the pair of a step
-chosen from the previous outputs).
+at each step's (ε_j, δ_j) (the worst case: by KOV15 Thm 3.3 / MV16 it attains the optimal composition), products
+of randomized responses, products of random (ε_j, δ_j)-DP pairs (a random ε_j-DP pair with weight 1 − δ_j, an
+arbitrary pair on three extra atoms with weight δ_j; each step's two hockey-stick divergences are checked ≤ δ_j
+by enumeration), and an adaptive composition (the pair of a step chosen from the previous outputs).
 
-Tight: no, for k ≥ 2 as soon as two of the δ_j are positive.  At ε' = Σε_j the
-least δ' is 1 − Π_j(1 − δ_j) (attained by the four-atom product), so Σδ_j exceeds
-it by δ1δ2 for two mechanisms and by kδ − 1 + (1 − δ)^k homogeneously: with
-δ1 = δ2 = 0.1 the optimum is 0.19 < 0.2; with k = 10, δ = 0.01 it is
-0.0956179249911955 < 0.1.  With a single positive δ_j the bound is attained
-(1 − Π(1 − δ_j) = δ_j), and with δ_j = 0 it is pure basic composition
-(R-F1, :mod:`theorems.pure_dp_basic_composition`, proved), attained by
-randomized response.
+Tight: no, for k ≥ 2 as soon as two of the δ_j are positive.  At ε' = Σε_j the least δ' is
+1 − Π_j(1 − δ_j) (R-F7, R-F8; attained by the four-atom product), so Σδ_j exceeds it by δ1δ2 for two mechanisms
+and by kδ − 1 + (1 − δ)^k homogeneously: with δ1 = δ2 = 0.1 the optimum is 0.19 < 0.2; with k = 10, δ = 0.01 it
+is 0.0956179249911955 < 0.1.  With a single positive δ_j the bound is attained (1 − Π(1 − δ_j) = δ_j), and with
+δ_j = 0 it is pure basic composition (R-F1), attained by randomized response.
 
 References
 ----------
 * Dwork & Roth 2014, *The Algorithmic Foundations of Differential Privacy*, FnT-TCS 9(3–4), Thm 3.16
   (theorem number as REFERENCE gives it, not checked).
 * Dwork, Rothblum & Vadhan 2010, *Boosting and Differential Privacy*, FOCS (the adaptive composition game).
-* Kairouz, Oh & Viswanath 2015, *The Composition Theorem for Differential Privacy*, ICML, Thm 3.3,
-  arXiv:1311.0776 (the four-atom pair; the optimum, R-F7; numbering to be checked, as REFERENCE says).
-* Murtagh & Vadhan 2016, TCC, arXiv:1507.03113 (heterogeneous optimum, R-F8; theorem number not checked).
+* Balle, Barthe & Gaboardi 2018, NeurIPS, arXiv:1807.01647, §2 (the hockey-stick divergence as an f-divergence).
+* Kairouz, Oh & Viswanath 2015, ICML, Thm 3.3, arXiv:1311.0776 (the four-atom pair; the optimum, R-F7).
+* Murtagh & Vadhan 2016, TCC, arXiv:1507.03113 (heterogeneous optimum, R-F8).
 * REFERENCE.md R-F2 (statement), R-F1, R-F7, R-F8, R-A6.
 """
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import mpmath

@@ -1426,7 +1426,7 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
                 continue  # a term of a sequence of numbers (rho_i): a number at every member
             elif type(node) in (_ops.ClassLoss, _ops.ClassRatio) and mode == "step":
                 if sp.expand(node.args[0] - i) != 0:
-                    return _fail(f"{name}: {node} is the loss of a pair of class {node.args[0]}, not of the class of "
+                    return _fail(f"{name}: {node} speaks of a pair of class {node.args[0]}, not of the class of "
                                  f"step {i}")
                 classes.add(node)
             elif isinstance(node, AppliedUndef):

@@ -14,8 +14,7 @@ from __future__ import annotations
 import sympy as sp
 
 from cdpsym.errors import ProofError
-from cdpsym.expr import L, X, eps, k, naturals, nonnegative, positive, real
-from cdpsym.expr.domains import Interval
+from cdpsym.expr import L, X, k, naturals, nonnegative, real
 from cdpsym.expr.operators import (ClassRatio, ComposedRatio, CondExpect, Expect, Prob, StepLoss, StepRatio)
 from cdpsym.expr.symbols import R
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, by, le, lt, sign, split, symbolic_check
