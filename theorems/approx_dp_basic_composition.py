@@ -254,7 +254,8 @@ def make_positive_part(weight: sp.Expr = sp.S.One) -> Theorem:
         name="positive_part_of_product",
         reference="R-F2",
         source="elementary: (1 − ab)_+ <= (1 − a)_+ + (1 − b)_+ for a, b >= 0, by the cases a, b <= 1 or >= 1 "
-               "(proved here)",
+               "(proved here); applied to the ratio form of the hockey-stick divergence (Balle, Barthe & Gaboardi "
+               "2018, arXiv:1807.01647)",
         title="the positive part of a product",
         variables={_a: nonnegative(sample_lo=0, sample_hi=3), _b: nonnegative(sample_lo=0, sample_hi=3)},
         parts=(Part("main", le(lhs, rhs), proof=proof, ground_truth=_product_truth),),
@@ -301,7 +302,7 @@ def _composition_proof(step_mean: Part, eps_at, delta_at, step_eps, step_delta, 
     tail = Expect(positive_part(second))
     step = (Chain(claim(n))
             .eq(_ratio_mean(eps_at(n), ComposedRatio(k) * StepRatio(n)), by(composed_ratio_step, i=n))
-            .eq(Expect(positive_part(first * second)), algebra("e^{c + e} = e^c e^e"))
+            .eq(Expect(positive_part(first * second)), algebra("e^{x + y} = e^x e^y"))
             .le(Expect(positive_part(first) + positive_part(second)),
                 by(positive_part_of_product, a=first, b=second, inside=lambda w: Expect(w)))
             .eq(Expect(positive_part(first)) + tail,

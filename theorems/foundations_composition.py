@@ -335,7 +335,7 @@ composed_ratio_step = Axiom(
     name="composed_ratio_step",
     title="the composed likelihood ratio is the product of the step ratios (the adversary's coins cancel)",
     citation=_SOURCE_GAME + "; the density of the view on x is the adversary's coins' density times "
-                            "p_1(y_1 | ·) ⋯ p_k(y_k | prefix), and on x' the same with q_j, so that on the support of "
+                            "p_1(y_1 | ·) ... p_k(y_k | prefix), and on x' the same with q_j, so that on the support of "
                             "P^(k) the ratio of the views' densities is the product of the steps' ratios",
     relation=eq(ComposedRatio(i), ComposedRatio(i - 1) * StepRatio(i)),
     variables={i: naturals()},

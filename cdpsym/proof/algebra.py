@@ -243,11 +243,12 @@ def check_declaration(v: sp.Basic, dom: Interval, ctx: "Context") -> None:
     if not isinstance(v, sp.Symbol) or isinstance(v, BoundVar):
         raise ProofError(f"only symbols can be declared, got {v!r}")
     from cdpsym.expr.operators import P, Q
-    from cdpsym.expr.symbols import L
+    from cdpsym.expr.symbols import L, R
 
-    if v in (L, P, Q):  # the canonical pair of every scope: a variable of that name would rename the pair
-        raise ProofError(f"{v} is the canonical pair's ({'its loss' if v == L else 'a distribution'}): it cannot be "
-                         f"declared as a variable (use another name)")
+    if v in (L, R, P, Q):  # the canonical pair of every scope: a variable of that name would rename the pair
+        what = {L: "its loss", R: "its likelihood ratio"}.get(v, "a distribution")
+        raise ProofError(f"{v} is the canonical pair's ({what}): it cannot be declared as a variable (use another "
+                         f"name)")
     if type(dom) is not Interval:
         raise ProofError(f"the domain of {v} must be an Interval (not a subclass), got {type(dom).__name__}")
     ends = (dom.lo, dom.hi)

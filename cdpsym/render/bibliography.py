@@ -134,6 +134,11 @@ ENTRIES: tuple[BibEntry, ...] = (
              "Denoising",
        booktitle="Proceedings of the 35th International Conference on Machine Learning (ICML)", pages="394--403",
        year="2018", eprint="1805.06530", archivePrefix="arXiv"),
+    _e("BO13", "inproceedings", [r"Barthe" + _AND + r"Olmedo,?\s+2013"],
+       author="Gilles Barthe and Federico Olmedo",
+       title="Beyond Differential Privacy: Composition Theorems and Relational Logic for $f$-divergences between "
+             "Probabilistic Programs",
+       booktitle="Automata, Languages, and Programming (ICALP 2013)", year="2013"),
     _e("BBG18", "inproceedings", [r"Balle,\s*Barthe" + _AND + r"Gaboardi,?\s+2018", r"arXiv:1807\.01647\S*"],
        author="Borja Balle and Gilles Barthe and Marco Gaboardi",
        title="Privacy Amplification by Subsampling: Tight Analyses via Couplings and Divergences",

@@ -178,7 +178,8 @@ def fact_label(fact: "Fact") -> str:
         title = fact.title or fact.name
         cite = _cite(fact.citation)
         return r"\text{by %s%s}" % (_bold_classical(title), "~" + cite if cite else "")
-    return r"\text{by %s}" % (r"\texttt{%s}" % text(fact.name))
+    name = text(fact.name)  # an identifier comes back as \texttt{...} already
+    return r"\text{by %s}" % (name if name.startswith(r"\texttt{") else r"\texttt{%s}" % name)
 
 
 def _title_name(title: str) -> str:

@@ -15,6 +15,7 @@ import sympy as sp
 
 from cdpsym.errors import ProofError
 from cdpsym.expr import L, X, k, naturals, nonnegative, real
+from cdpsym.expr.domains import Interval
 from cdpsym.expr.operators import (ClassRatio, ComposedRatio, CondExpect, Expect, Prob, StepLoss, StepRatio)
 from cdpsym.expr.symbols import R
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, by, le, lt, sign, split, symbolic_check
@@ -185,7 +186,24 @@ def test_two_classes_tied_through_ratios_are_refused():
 
 
 def test_the_pairs_ratio_is_not_a_variable():
-    lemma = Theorem(name="r_var", reference="", source="test", title="t", variables={R: nonnegative()},
-                    parts=(Part("main", le(0, R), proof=Chain(sp.S.Zero).le(R, sign())),))
-    chain = Chain(sp.S.Zero).le(StepRatio(1) - 1, by(lemma, R=StepRatio(1) - 1))
-    assert _status(le(0, StepRatio(1) - 1), chain, variables={}) not in HOLDS
+    import pytest
+
+    with pytest.raises(ProofError, match="likelihood ratio"):
+        Theorem(name="r_var", reference="", source="test", title="t", variables={R: nonnegative()},
+                parts=(Part("main", le(0, R), proof=Chain(sp.S.Zero).le(R, sign())),))
+
+
+def test_the_pairs_ratio_cannot_be_declared_a_number():
+    """Nineteenth review: with ``R`` declared in [0, 1], the axiom's ratio and the scope's number were one symbol, and
+    ``H_0(P||Q) <= E[1 - R]`` (false: p = (1/2, 1/2), q = (1/4, 3/4) give 1/4 > 0) was proved."""
+    from cdpsym.expr.operators import HockeyStick, P, Q
+    from theorems.foundations_composition import hockey_stick_ratio_form
+
+    t = sp.Symbol("t", nonnegative=True)
+    unit = Interval(sp.S.Zero, sp.S.One, False, False)
+    lemma = _lemma(le(sp.Max(0, 1 - t), 1 - t), Chain(sp.Max(0, 1 - t)).le(1 - t, sign()), {t: unit})
+    lhs = HockeyStick(0, P, Q)
+    chain = (Chain(lhs).eq(Expect(sp.Max(0, 1 - R)), by(hockey_stick_ratio_form, c=0))
+             .le(Expect(1 - R), by(lemma, t=R, inside=lambda w: Expect(w))))
+    assert _status(le(lhs, Expect(1 - R)), chain, variables={R: unit}) == "refused"
+    assert _status(le(lhs, Expect(1 - R)), chain, variables={}) not in HOLDS
