@@ -744,8 +744,13 @@ def _why_in_scope(need, hypotheses, ih) -> str:  # type: ignore[no-untyped-def]
             return r"hypothesis \texttt{%s}" % _tt(h.name)
     if ih is not None and _same_relation(ih, need):
         return "the induction hypothesis"
-    if not (opaque_terms(need.lhs) or opaque_terms(need.rhs)):
+    terms = opaque_terms(need.lhs) | opaque_terms(need.rhs)
+    if not terms:
         return "a sign or identity the kernel checks"
+    from sympy.core.function import AppliedUndef
+
+    if all(isinstance(t, AppliedUndef) for t in terms):  # random sequences only (Λ_k, R_i): a relation at each outcome
+        return "a sign the kernel checks at every outcome"
     return "a fact in scope"
 
 
