@@ -262,9 +262,9 @@ def _step_chain(order: Part, lower: Part) -> Chain:
     ih = Hypothesis("ih", title="induction hypothesis", relation=le(_group_lhs(k), _group_rhs(k)))
     return (Chain(_group_lhs(n), variables={t: positive()})
             .eq(Expect(sp.exp((alpha / n - 1) * (G(k) + ell(n)))), by(group_loss_step, i=k))
-            .le(Expect(sp.Abs(u_) ** p_) / p_ + (p_ - 1) / p_ * Expect(sp.Abs(v_) ** q_),
+            .le(Expect(sp.Abs(u_) ** p_) / p_ + Expect(sp.Abs(v_) ** q_) / q_,  # (p − 1)/p = 1/q
                 by(young_expectation, X=u_, Y=v_, p_H=p_))
-            .eq(w1 * _group_lhs(k) + (p_ - 1) / p_ * Expect(sp.Abs(v_) ** q_),
+            .eq(w1 * _group_lhs(k) + Expect(sp.Abs(v_) ** q_) / q_,
                 by(expectation_affine, a=t ** p_, b=0, X=sp.exp((alpha / k - 1) * G(k))))
             .eq(w1 * _group_lhs(k) + w2 * link,
                 by(expectation_affine, a=t ** (-q_), b=0, X=sp.exp(link_lam * ell(n) - G(k))))
