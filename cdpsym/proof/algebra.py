@@ -1104,6 +1104,9 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             if not _confirmed(ea, vals, ctx, (lambda ball: ball <= 0) if strict else (lambda ball: ball < 0)):
                 continue  # rounding, or a point outside the domains: no counterexample
             return Decision(False, f"{'<=' if strict else '<'} 0 at a sample point: {mpmath.nstr(v, 12)}", shown)
+    cases = _max_min_cases(e, ctx, strict)  # before simplify, which gains little on max/min and costs much
+    if cases is not None:
+        return cases
     er = ctx.reparametrize(ea)
     for fn in (lambda x: x, sp.factor, sp.together, sp.simplify, lambda x: sp.factor(sp.simplify(x.rewrite(sp.exp)))):
         cand = _try(fn, er)
@@ -1147,9 +1150,6 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             cand = _try(fn, closed)
             if cand is not None and getattr(cand, f"is_{want}"):
                 return Decision(True, f"sympy: {want} after a rational cover of the closed domains")
-    cases = _max_min_cases(e, ctx, strict)
-    if cases is not None:
-        return cases
     return Decision(None, f"sign not decided symbolically ({want} at {samples} sample points)")
 
 
