@@ -13,16 +13,17 @@ Statement (R-F2; DR14 Thm 3.16 as REFERENCE gives it, number not checked): :math
 * ``approx_dp_basic_composition_heterogeneous`` (listed before it, in ``LEMMAS``): the statement as REFERENCE gives
   it.  The per-step parameters are sequences of numbers (``eps_dp_step``, ``delta_dp_step``; the kernel treats
   their terms as arbitrary reals, so the proof holds for every sequence); every pair the adversary may choose at
-  step i is a pair ``(P_i, Q_i)`` of class i, (ε_i, δ_i)-DP in both directions (hypotheses ``approx_dp_per_step``
-  and ``approx_dp_per_step_reverse``, quantified over i).
-* ``approx_dp_basic_composition`` (this theorem): homogeneous, k steps, every step's pair (ε, δ)-DP in both
-  directions (the hypotheses ``step_approx_dp``, ``step_approx_dp_reverse`` of
+  step i is a pair ``(P_i, Q_i)`` of class i with :math:`\delta_{P_i\|Q_i}(\varepsilon_i)\le\delta_i` (hypothesis
+  ``approx_dp_per_step``, quantified over i).
+* ``approx_dp_basic_composition`` (this theorem): homogeneous, k steps, every step's pair with
+  :math:`\delta_{P\|Q}(\varepsilon)\le\delta` (the hypothesis ``step_approx_dp`` of
   :mod:`theorems.approx_dp_optimal_composition_homogeneous`, on the canonical pair ``(P, Q)`` that stands for
   every pair the adversary may choose at any step); ``delta0`` ∈ (0, 1) (δ = 0 is pure basic composition, R-F1,
   proved in :mod:`theorems.pure_dp_basic_composition`).
 
-The conclusion is one direction of (ε', δ')-DP (R-A6); the other is the same theorem for the swapped game (the
-class of neighbouring pairs is closed under swapping), which is why both directions are assumed.
+(ε, δ)-DP is the hockey-stick bound in both directions (R-A6).  Each theorem proves one direction from the same
+direction of the steps: applied to the swapped game (the class of neighbouring pairs is closed under swapping) it
+gives the other, so the two together are R-F2.
 
 Proof (the privacy-loss proof of DR14 Thm 3.16, written with the likelihood ratio, which stays finite where an
 (ε, δ)-DP pair puts mass the other side lacks):
@@ -88,8 +89,7 @@ from cdpsym.expr.operators import (ClassP, ClassQ, ClassRatio, ComposedRatio, Ex
 from cdpsym.expr.symbols import R, delta0, sequence
 from cdpsym.proof import Chain, Hypothesis, Part, Theorem, algebra, by, induction, le, sign, split
 from cdpsym.proof.kernel import By
-from theorems.approx_dp_optimal_composition_homogeneous import (four_atom_pair, rr_pair, step_approx_dp,
-                                                                step_approx_dp_reverse)
+from theorems.approx_dp_optimal_composition_homogeneous import four_atom_pair, rr_pair, step_approx_dp
 from theorems.foundations_composition import (Pk, Qk, composed_ratio_start, composed_ratio_step, condition,
                                               hockey_stick_ratio_form, hockey_stick_ratio_form_class,
                                               hockey_stick_ratio_form_composed, tower_mean_bound)
@@ -98,7 +98,7 @@ from theorems.subgaussian_variance import expectation_sum_nonnegative
 
 __all__ = ["theorem", "make", "make_heterogeneous", "make_positive_part", "mutants", "LEMMAS",
            "positive_part_of_product", "positive_part", "approx_dp_basic_composition_heterogeneous",
-           "approx_dp_per_step", "approx_dp_per_step_reverse", "eps_step", "delta_step", "EPS_SUM", "DELTA_SUM",
+           "approx_dp_per_step", "eps_step", "delta_step", "EPS_SUM", "DELTA_SUM",
            "EPS_TOTAL", "DELTA_TOTAL", "random_approx_dp_pairs", "approx_dp_parameters", "adaptive_composition",
            "witnesses"]
 
@@ -247,14 +247,14 @@ def make_positive_part(weight: sp.Expr = sp.S.One) -> Theorem:
     """``(1 − ab)_+ <= (1 − a)_+ + weight·(1 − b)_+`` for a, b >= 0 (the library lemma has weight 1)."""
     rhs = positive_part(_a) + weight * positive_part(_b)
     lhs = positive_part(_a * _b)
-    proof = Chain(lhs).le(rhs, split(_a, 1, split(_b, 1, sign("a, b <= 1: 1 − ab − (1 − a) − (1 − b) = −(1 − a)(1 − b)"),
-                                                     sign("a <= 1 <= b: 1 − ab <= 1 − a")),
-                                        sign("a >= 1: 1 − ab <= 1 − b")))
+    proof = Chain(lhs).le(rhs, split(_a, 1, split(_b, 1, sign("the gap to (1 − a) + (1 − b) is (1 − a)(1 − b) ≥ 0"),
+                                                     sign("1 − a·b ≤ 1 − a, as a(b − 1) ≥ 0")),
+                                        sign("1 − a·b ≤ 1 − b, as b(a − 1) ≥ 0")))
     return Theorem(
         name="positive_part_of_product",
         reference="R-F2",
-        source="elementary: (1 − ab)_+ <= (1 − a)_+ + (1 − b)_+ for a, b >= 0, by the cases a, b <= 1 or >= 1 "
-               "(proved here); applied to the ratio form of the hockey-stick divergence (Balle, Barthe & Gaboardi "
+        source="elementary: (1 − a·b)_+ ≤ (1 − a)_+ + (1 − b)_+ for a ≥ 0 and b ≥ 0, by cases on a ≤ 1 or a ≥ 1 "
+               "and b ≤ 1 or b ≥ 1 (proved here); applied to the ratio form of the hockey-stick divergence (Balle, Barthe & Gaboardi "
                "2018, arXiv:1807.01647)",
         title="the positive part of a product",
         variables={_a: nonnegative(sample_lo=0, sample_hi=3), _b: nonnegative(sample_lo=0, sample_hi=3)},
@@ -262,8 +262,8 @@ def make_positive_part(weight: sp.Expr = sp.S.One) -> Theorem:
         numeric_points=({"a": "0.3", "b": "0.5"}, {"a": "0.5", "b": "3"}, {"a": "2", "b": "0.1"}, {"a": "2", "b": "3"},
                         {"a": "0", "b": "0"}, {"a": "1", "b": "1"}),
         property_examples=40,
-        tight="equality when a >= 1 and b >= 1 (both sides 0), when a = 1 or b = 1, or when a = 0 or b = 0 "
-              "and the other is <= 1; strict for a, b in (0, 1) ((1 − a)(1 − b) > 0).",
+        tight="equality when a ≥ 1 and b ≥ 1 (both sides 0), when a = 1 or b = 1, and when one of the two is 0 "
+              "and the other ≥ 1; strict otherwise (for a < 1 and b < 1 the gap is (1 − a)(1 − b) > 0).",
     )
 
 
@@ -325,13 +325,6 @@ approx_dp_per_step = Hypothesis(
     relation=le(HockeyStick(eps_step(i), ClassP(i), ClassQ(i)), delta_step(i)),
     variables={i: naturals()},
 )
-approx_dp_per_step_reverse = Hypothesis(
-    name="approx_dp_per_step_reverse",
-    title="every pair the adversary may choose at step i is (ε_i, δ_i)-DP in the other direction",
-    relation=le(HockeyStick(eps_step(i), ClassQ(i), ClassP(i)), delta_step(i)),
-    variables={i: naturals()},
-)
-
 _CLASS_MEAN = Part(
     "step_mean", le(_ratio_mean(eps_step(i), ClassRatio(i)), delta_step(i)), variables={i: naturals()},
     title="a pair of class i: the mean of (1 − e^{ε_i} R^{(i)})_+ is at most δ_i",
@@ -368,7 +361,7 @@ def make_heterogeneous(eps_total: sp.Expr = EPS_SUM, delta_total: sp.Expr = DELT
         title="basic composition of approximate DP with parameters per step",
         variables={k: naturals(sample_lo=1, sample_hi=5)},
         sequences={eps_step: positive(sample_lo=0.01, sample_hi=2), delta_step: _UNIT},
-        hypotheses=(approx_dp_per_step, approx_dp_per_step_reverse),
+        hypotheses=(approx_dp_per_step,),
         parts=(step_mean, ratio, main),
         numeric_points=(
             {"k": "1", "eps_dp_step": "0.3", "delta_dp_step": "0.01"},
@@ -438,7 +431,7 @@ def make(eps_total: sp.Expr = EPS_TOTAL, delta_total: sp.Expr = DELTA_TOTAL) -> 
         variables={k: naturals(sample_lo=1, sample_hi=20),
                    eps: positive(sample_lo=0.01, sample_hi=3),
                    delta0: _POSITIVE_UNIT},
-        hypotheses=(step_approx_dp, step_approx_dp_reverse),
+        hypotheses=(step_approx_dp,),
         parts=(step_mean, ratio, main),
         numeric_points=({"k": "1", "eps": "1", "delta0": "0.01"}, {"k": "2", "eps": "0.5", "delta0": "0.1"},
                         {"k": "3", "eps": "1", "delta0": "0.001"}, {"k": "4", "eps": "0.3", "delta0": "0.0001"},

@@ -131,8 +131,8 @@ def make(sigma_expr: sp.Expr = SIGMA, delta_of_c: sp.Expr = DELTA_OF_C) -> Theor
                         {"eps": "0.999", "c": "0.67", "Delta": "0.3", "eps_p": "2", "eps_hi": "12"},
                         {"eps": "0.999", "c": "1.3", "Delta": "1", "eps_p": "8", "eps_hi": "9"}),
         property_examples=20,
-        tight="not tight for ε < 1 (e.g. ε = 1, δ = 1e-5: δ_G = 4.11e-8); at δ = 1e-5 it fails exactly for "
-              "ε > ε*(1e-5) ≈ 8.420 (REFERENCE R-G2).",
+        tight="not tight where it holds (e.g. at ε = 1, δ = 1e-5 the exact δ of the calibrated mechanism is "
+              "δ_G = 4.11e-8); at δ = 1e-5 it fails exactly above ε ≈ 8.420 (REFERENCE R-G2).",
     )
 
 

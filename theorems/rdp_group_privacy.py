@@ -179,7 +179,7 @@ def _lower_order() -> Part:
                  by(expectation_affine, a=0, b=t ** (-1 / s), X=L))
              .le(objective, by(rdp, inside=lambda w: w1 * w + w2))
              .eq(at_star, specialize(t=t_star))
-             .eq(sp.exp(_LAM * eps), algebra("both terms are e^{(α−1)ε/p}, and 1/p + s/p = 1")))
+             .eq(sp.exp(_LAM * eps), algebra("at the minimiser both terms are e^{(α−1)ε/(s+1)}, with weights 1/(s + 1) + s/(s + 1) = 1")))
     return Part("lower_order", le(Expect(sp.exp(_LAM * L)), sp.exp(_LAM * eps)),
                 variables={s: positive(sample_lo=0.05, sample_hi=20, log_scale=True)},
                 title="monotonicity in the order: D_β <= ε for 1 < β = 1 + (α − 1)/(1 + s) < α",
@@ -275,7 +275,7 @@ def _step_chain(order: Part, lower: Part) -> Chain:
                 by(order, k=k, inside=lambda w: w1 * a_ + w2 * ExpectAt(sp.exp(w * ell(n)), k)))
             .le(objective, by(lower, s=s_link, at_link=n, inside=lambda w: w1 * a_ + w2 * w))
             .eq(objective.subs(t, t_star), specialize(t=t_star))
-            .eq(_group_rhs(n), algebra("A^{1/p} B^{1/q} with 1/p + 1/q = 1")))
+            .eq(_group_rhs(n), algebra("at t* the two terms are equal, with weights k/(k + 1) + 1/(k + 1) = 1")))
 
 
 def _group(lower: Part) -> tuple[Part, Part]:

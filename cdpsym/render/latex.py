@@ -127,6 +127,7 @@ class _Printer(LatexPrinter):
 
 
 _GREEK_PREFIX = re.compile(r"^(eps|delta|rho|sigma|alpha|mu|nu|tau|lam|omega|xi)_?(\d+)$")
+_GREEK_WORD = re.compile(r"^(eps|delta|rho|sigma|alpha|mu|nu|tau|lam|omega|xi)_([A-Za-z]{2,})$")
 _GREEK_TEX = {"eps": r"\varepsilon", "delta": r"\delta", "rho": r"\rho", "sigma": r"\sigma", "alpha": r"\alpha",
               "mu": r"\mu", "nu": r"\nu", "tau": r"\tau", "lam": r"\lambda", "omega": r"\omega", "xi": r"\xi"}
 
@@ -138,6 +139,9 @@ def _symbol_name(s: sp.Symbol) -> str | None:
     m = _GREEK_PREFIX.match(s.name)
     if m:
         return _GREEK_TEX[m.group(1)] + "_{%s}" % m.group(2)
+    m = _GREEK_WORD.match(s.name)  # eps_hi: a Greek letter with a word as its subscript
+    if m:
+        return _GREEK_TEX[m.group(1)] + r"_{\mathrm{%s}}" % m.group(2)
     if s.name.endswith("_") and s.name[:-1].isalpha():
         return s.name[:-1] if len(s.name) == 2 else r"\mathrm{%s}" % s.name[:-1]
     m = re.fullmatch(r"([A-Za-z])_([A-Za-z]{2,})", s.name)  # a_pos: a letter with a word as its subscript
@@ -268,9 +272,14 @@ def justification_latex(why) -> str:
         return (r"\text{letting }" + tex(why.var) + (r"\to" if why.end == "lo" else r"\uparrow")
                 + r"\text{ the end of its range (the bound holds for every }" + tex(why.var)
                 + r"\text{ and is continuous there)}")
-    if isinstance(why, K.Split):
-        return (r"\text{cases }" + tex(why.var) + r"\le " + tex(why.at) + r"\text{: }" + justification_latex(why.below)
-                + r"\text{; }" + tex(why.var) + r"\ge " + tex(why.at) + r"\text{: }" + justification_latex(why.above))
+    if isinstance(why, K.Split):  # nested splits as one list of cases, each with its conditions
+        def leaves(w, conds):
+            if not isinstance(w, K.Split):
+                return [(conds, w)]
+            return (leaves(w.below, conds + (tex(w.var) + r" \le " + tex(w.at),))
+                    + leaves(w.above, conds + (tex(w.var) + r" \ge " + tex(w.at),)))
+        return r"\text{; }".join(r"\text{case }" + r",\ ".join(conds) + r"\text{: }" + justification_latex(leaf)
+                                 for conds, leaf in leaves(why, ()))
     if isinstance(why, K.Numeric):
         return r"\text{numerically (evidence only)}"
     if isinstance(why, K.Taylor):
@@ -470,7 +479,7 @@ class _Render:
     def derivation(self, chain, cited: list | None = None, depth: int = 0) -> str:  # type: ignore[no-untyped-def]
         """One ``align*``, one checked step per line; then the sub-derivations (inductions, ``given``
         proofs), then (at the top level) the list of what was cited."""
-        from cdpsym.proof.kernel import By, Chain, Induction, LimitAtEnd
+        from cdpsym.proof.kernel import By, Chain, Induction, LimitAtEnd, Sign
 
         top = cited is None
         cited = [] if cited is None else cited
@@ -522,8 +531,18 @@ class _Render:
             elif isinstance(why, Induction):
                 lab = justification_latex(why) + r"\text{ (below)}"
                 k = tex(why.var)
-                base = (self.derivation(why.base, cited, depth + 1) if isinstance(why.base, Chain)
-                        else "$" + justification_latex(why.base) + "$.")
+                if isinstance(why.base, Chain):
+                    base = self.derivation(why.base, cited, depth + 1)
+                else:  # one justification: the statement at 1, then why it holds
+                    before = chain.start if i == 0 else chain.steps[i - 1].expr
+                    at_one = {why.var: sp.S.One}
+                    with sp.evaluate(False):  # the statement at 1 as written (3/2 - (3/2)^1), not evaluated
+                        shown = [as_expr(x).xreplace(at_one) for x in (before, step.expr)]
+                    lo, hi = (as_expr(x).xreplace(at_one) for x in (before, step.expr))
+                    how = (_sign_label(lo, hi, step.op) if isinstance(why.base, Sign) and not why.base.note
+                           else justification_latex(why.base))
+                    base = r"$%s %s %s$, %s." % (tex(shown[0]), _OP_TEX.get(step.op, step.op), tex(shown[1]),
+                                                 _as_paragraph(how))
                 subs.append(r"\emph{The induction on $%s$. Base case $%s = 1$:}" % (k, k) + "\n" + base)
                 from cdpsym.proof.kernel import Rel
 
@@ -541,6 +560,8 @@ class _Render:
                 v, end = tex(why.var), tex(dom.lo if why.end == "lo" else dom.hi)
                 lab = (r"\text{letting }" + v + r"\to " + end + r"\text{ (the bound holds for every }" + v
                        + r"\text{ in its range, and is continuous at }" + v + " = " + end + r"\text{)}")
+            elif isinstance(why, Sign) and not why.note:
+                lab = _sign_label(chain.start if i == 0 else chain.steps[i - 1].expr, step.expr, step.op)
             else:
                 lab = justification_latex(why)
             labels.append(lab)
@@ -669,6 +690,25 @@ def _auxiliary_parts(theorem) -> list:  # type: ignore[no-untyped-def]
             walk(p.proof)
     aux = [p for p in theorem.parts if id(p) in cited and p.name.split(".")[-1] != "main"]
     return aux if len(aux) < len(theorem.parts) else []
+
+
+_OP_TEX = {"<=": r"\le", "<": "<", "=": "="}
+
+
+def _sign_label(lhs, rhs, op: str) -> str:
+    """A ``sign`` step without a note: the difference the kernel shows non-negative (positive), when it is short."""
+    want = r"> 0" if op == "<" else r"\ge 0"
+    try:
+        raw = as_expr(rhs) - as_expr(lhs)
+        diff = sp.factor(raw) if sp.count_ops(raw) <= 40 else raw
+        shown = tex(diff)
+    except Exception:  # noqa: BLE001 - a difference sympy cannot build or print: the plain sentence
+        shown = ""
+    if shown and diff == 0:
+        return r"\text{both sides are equal}"
+    if shown and len(shown) <= 90:
+        return r"\text{sign: the right side minus the left is }" + shown + " " + want
+    return r"\text{since the difference is non-negative}"
 
 
 def _as_paragraph(math: str) -> str:
