@@ -60,8 +60,8 @@ EPS_TOTAL = k * eps
 
 rdp = Hypothesis(
     name="rdp",
-    title="every pair the adversary may choose is (α, ε)-RDP: E[e^{(α−1)L}] ≤ e^{(α−1)ε}, i.e. D_α(P‖Q) ≤ ε "
-          "(Mironov Def 3/4)",
+    title="every pair (P, Q) of the class is (α, ε)-RDP, i.e. D_α(P‖Q) ≤ ε (Mironov 2017, Def 4), in the moment "
+          "form",
     relation=le(Expect(sp.exp((alpha - 1) * L)), sp.exp((alpha - 1) * eps)),
 )
 

@@ -513,6 +513,8 @@ class _Render:
                     lab += r"\text{, under }\mathbb{E}\text{ (monotonicity of expectation)}"
                 implicit = _implicit_conditions(why)
                 for printed, need in implicit:
+                    if need.op in ("<=", "=") and as_expr(need.lhs) == as_expr(need.rhs):
+                        continue  # "eps <= eps": nothing a reader needs told
                     subs.append(r"\emph{The condition $%s$ of %s holds:} it is %s." % (
                         printed, _mark(n), _why_in_scope(need, self._hyps, self._ih[-1] if self._ih else None)))
                 for hyp, proof in why.given.items():
