@@ -444,6 +444,7 @@ class _Render:
         self._limits: dict[int, str] = {}  # the labels of passages to the limit, by record
         self._hyps: tuple = ()  # the hypotheses of the theorem being rendered
         self._ih: list = []  # the induction hypotheses of the induction steps being rendered
+        self._current = None  # the theorem being rendered (its own parts are cited by equation only)
 
     # -- references to facts ---------------------------------------------------------------------
     def fact_ref(self, fact) -> str:  # type: ignore[no-untyped-def]
@@ -455,6 +456,10 @@ class _Render:
         if thm is not None:
             part = fact.name.split(".", 1)[1] if fact.name != thm.name and "." in fact.name else ""
             part_txt = r" (\texttt{%s})" % _tt(part) if part else ""
+            if self.refs and part and _part_labelled(thm, fact):  # by its equation: "(2) (ratio_mean)"
+                own = thm is self._current
+                return r"\eqref{%s}%s" % (label(fact.name), part_txt) + (
+                    "" if own else r" of Theorem~\ref{%s}" % label(thm.name))
             if self.refs:
                 return r"Theorem~\ref{%s}%s" % (label(thm.name), part_txt)
             return r"\texttt{%s}%s" % (_tt(thm.name), (r"~" + _cite(thm.source)) if _cite(thm.source) else "") \
@@ -595,6 +600,7 @@ class _Render:
 
         fresh_names()  # an abbreviation u_i keeps one meaning within the theorem
         self._hyps = tuple(theorem.hypotheses)
+        self._current = theorem
         head = r"\begin{theorem}[%s]\label{%s}" % ("{" + text(theorem.title) + "}", label(theorem.name))
         source = _source(theorem.source)
         aside = _reference_aside(theorem.reference) if self.ids else ""
@@ -692,6 +698,15 @@ def _auxiliary_parts(theorem) -> list:  # type: ignore[no-untyped-def]
             walk(p.proof)
     aux = [p for p in theorem.parts if id(p) in cited and p.name.split(".")[-1] != "main"]
     return aux if len(aux) < len(theorem.parts) else []
+
+
+def _part_labelled(theorem, part) -> bool:  # type: ignore[no-untyped-def]
+    """Does the theorem's document give ``part`` an equation label (an auxiliary fact, or one of several parts
+    shown in the statement)?"""
+    aux = _auxiliary_parts(theorem)
+    if any(p.name == part.name for p in aux):
+        return True
+    return sum(1 for p in theorem.parts if p not in aux) > 1
 
 
 _OP_TEX = {"<=": r"\le", "<": "<", "=": "="}
