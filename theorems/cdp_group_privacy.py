@@ -150,8 +150,8 @@ def make(mean: sp.Expr = MEAN_M, tau_m: sp.Expr = TAU_M) -> Theorem:
                         {"m": "2", "tau": "1e-7", "mu": "5e-15", "lam": "-3e7"},
                         {"m": "3", "tau": "2e-8", "mu": "2e-16", "lam": "1e5"}),
         property_examples=6,
-        tight="nearly: the Gaussian chain attains ((2^m τ)²/2, 2^m τ); the α₀ terms are what arbitrary mechanisms "
-              "may add (DR16 §4).",
+        tight="nearly: the Gaussian chain attains ((2^m τ)²/2, 2^m τ); the terms with the constant "
+              "α₀ = 2·34^{9/2} = 2672672√34 (DR16 Thm 4.1) are what arbitrary mechanisms may add (DR16 §4).",
     )
 
 
