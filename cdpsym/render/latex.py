@@ -1143,7 +1143,8 @@ def document(theorems: list["Theorem"], title: str = "cdpsym derivations", conte
     if notation:
         body.append(notation)
     for t in theorems:
-        body.append(r"\section{%s}" % (r"\texttt{%s}: " % _tt(t.name) + text(t.title)))
+        title = t.title[:1].upper() + t.title[1:] if t.title[:1].isascii() and t.title[:1].islower() else t.title
+        body.append(r"\section{%s}" % text(title))  # the identifier opens the theorem's body
         body.append(r.theorem(t))
     if axioms:
         body.append(r"\section{Cited facts (the trusted base)}")
