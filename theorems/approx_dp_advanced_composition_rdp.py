@@ -140,7 +140,7 @@ def make(eps_prime: sp.Expr = EPS_PRIME, lemma1: sp.Expr = LEMMA1) -> Theorem:
         reference="R-D9",
         source="Mironov 2017, Lemma 1 and Cor. 1, arXiv:1702.07476v3 (with the constant of Bun & Steinke 2016, "
                "Prop. 3.3)",
-        title="advanced composition via Renyi DP",
+        title="advanced composition via Rényi DP",
         notion="compose(k=k, DP(eps)) is DP(4*eps*sqrt(2*k*log(1/delta)), delta) FOR eps <= sqrt(log(1/delta)/k)",
         variables={k: naturals(sample_lo=1, sample_hi=200),
                    delta: open_unit(sample_lo=1e-30, sample_hi=0.9, log_scale=True),

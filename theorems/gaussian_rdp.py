@@ -79,7 +79,7 @@ def make(eps_alpha: sp.Expr = EPS_ALPHA) -> Theorem:
         name="gaussian_rdp",
         reference="R-D1",
         source="Mironov 2017, Prop. 7 and Cor. 3, arXiv:1702.07476v3",
-        title="Renyi DP of the Gaussian mechanism",
+        title="Rényi DP of the Gaussian mechanism",
         notion="Gaussian(sensitivity=Delta, sigma=sigma) is RDP(alpha, alpha*Delta^2/(2*sigma^2))",
         variables={sensitivity: positive(sample_lo=0.01, sample_hi=5),
                    sigma: positive(sample_lo=0.2, sample_hi=10),

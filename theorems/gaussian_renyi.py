@@ -120,7 +120,7 @@ def make(divergence: sp.Expr = DIVERGENCE) -> Theorem:
         name="gaussian_renyi",
         reference="R-C1",
         source="Bun & Steinke 2016, §2, arXiv:1605.02065; Mironov 2017, Prop. 7, arXiv:1702.07476v3",
-        title="Renyi divergence of two Gaussians with equal variance, and its moment generating function form",
+        title="Rényi divergence of two Gaussians with equal variance, and its moment generating function form",
         variables={alpha: greater_than(1, sample_lo=1.0001, sample_hi=30),
                    mu: real(sample_lo=-5, sample_hi=5),
                    nu: real(sample_lo=-5, sample_hi=5),

@@ -95,7 +95,7 @@ def make_renyi_lemma(divergence: sp.Expr = DIVERGENCE) -> Theorem:
         name="gaussian_renyi_divergence",
         reference="R-C1",
         source="Mironov 2017, Prop 7, arXiv:1702.07476v3 (the density route)",
-        title="Renyi divergence of two Gaussians with equal variance",
+        title="Rényi divergence of two Gaussians with equal variance",
         variables={sigma: positive(sample_lo=0.1, sample_hi=10), alpha: greater_than(1, sample_lo=1.0001, sample_hi=30),
                    mu: real(sample_lo=-5, sample_hi=5), nu: real(sample_lo=-5, sample_hi=5)},
         parts=(Part("main", eq(D, divergence), proof=proof, ground_truth=renyi_truth),),

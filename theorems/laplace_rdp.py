@@ -125,7 +125,7 @@ def make(eps_alpha: sp.Expr = EPS_ALPHA) -> Theorem:
         name="laplace_rdp",
         reference="R-D2",
         source="Mironov 2017, Prop. 6 and Cor. 2, arXiv:1702.07476v3",
-        title="Renyi DP of the Laplace mechanism",
+        title="Rényi DP of the Laplace mechanism",
         variables={sensitivity: positive(sample_lo=0.05, sample_hi=3),
                    b: positive(sample_lo=0.3, sample_hi=5),
                    alpha: greater_than(1, sample_lo=1.001, sample_hi=20, log_scale=True),

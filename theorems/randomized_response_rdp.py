@@ -149,7 +149,7 @@ def make(eps_alpha: sp.Expr = EPS_ALPHA, kl_bound: sp.Expr = KL_BOUND) -> Theore
         name="randomized_response_rdp",
         reference="R-D3",
         source="Mironov 2017, Prop. 5, arXiv:1702.07476v3",
-        title="Renyi DP of randomized response",
+        title="Rényi DP of randomized response",
         variables={p: Interval.open(sp.Rational(1, 2), 1, sample_lo=0.5001, sample_hi=0.9999),
                    alpha: greater_than(1, sample_lo=1.001, sample_hi=50, log_scale=True)},
         hypotheses=(rr_pair, bernoulli_mgf, bernoulli_mean),

@@ -1143,7 +1143,9 @@ def document(theorems: list["Theorem"], title: str = "cdpsym derivations", conte
     if notation:
         body.append(notation)
     for t in theorems:
-        title = t.title[:1].upper() + t.title[1:] if t.title[:1].isascii() and t.title[:1].islower() else t.title
+        first = re.split(r"[\s-]", t.title, maxsplit=1)[0]  # "zCDP ..." keeps its case; "basic ..." is capitalised
+        title = t.title[:1].upper() + t.title[1:] if first.isascii() and first.isalpha() and first.islower() \
+            else t.title
         body.append(r"\section{%s}" % text(title))  # the identifier opens the theorem's body
         body.append(r.theorem(t))
     if axioms:
