@@ -38,7 +38,7 @@ def test_a_generated_title_is_ascii_latex():
 # the statement.  Letters, spaces and a little punctuation only -- no digit, Greek letter, operator or formula.
 #: letters, spaces and light punctuation; a digit only right after a letter or digit (citation keys such as DRV10
 #: are names too).  One character per step, no nested quantifier: a non-matching title fails in linear time.
-_NAME = r"[A-Za-z](?:[A-Za-z' ,()\u2013-]|(?<=[A-Za-z\d])\d)*"
+_NAME = r"[A-Za-z](?:[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff' ,()\u2013-]|(?<=[A-Za-z\d])\d)*"  # Rényi: é
 
 
 def test_written_titles_are_names_not_statements():
