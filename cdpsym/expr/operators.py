@@ -171,33 +171,31 @@ class CondExpect(_MeanTyping, Opaque):
         return body if exp is None else r"\left(%s\right)^{%s}" % (body, exp)
 
 
+def _indexed(name: str, fmt: str, **assumptions: bool) -> sp.FunctionClass:
+    """A sequence of random variables ``name(i)`` printed ``fmt % i`` (with a power after it when raised)."""
+    return sp.Function(name, **assumptions, _latex=lambda self, printer, exp=None: (
+        fmt % printer._print(self.args[0]) + (f"^{{{exp}}}" if exp else "")))
+
+
 #: ``StepLoss(i)``, printed C_i: the privacy loss of step i of the adaptive composition game (DRV10, DR16 §3.1):
 #: given the prefix, the adversary picks a pair of the class, and C_i is that pair's privacy loss at step i's
 #: output.  A sequence of random variables (an undefined function, so random to the kernel).
-StepLoss = sp.Function("C", real=True,
-                       _latex=lambda self, printer, exp=None: (r"C_{%s}" % printer._print(self.args[0])
-                                                               + (f"^{{{exp}}}" if exp else "")))
+StepLoss = _indexed("C", r"C_{%s}", real=True)
 
 
 #: ``StepRatio(i)``, printed R_i: the likelihood ratio q_i(Y_i)/p_i(Y_i) of the pair the adversary picks at step i
 #: (given the prefix), at step i's output (0 where q_i vanishes) -- the step's counterpart of the pair's ``R``, as
 #: C_i is of ``L``.  Non-negative at every outcome by definition (a ratio of densities): the kernel trusts this
 #: typing (``cdpsym.proof.core.foreign`` admits exactly these ratio sequences with their sign).
-StepRatio = sp.Function("Rs", nonnegative=True,
-                        _latex=lambda self, printer, exp=None: (r"R_{%s}" % printer._print(self.args[0])
-                                                                + (f"^{{{exp}}}" if exp else "")))
+StepRatio = _indexed("Rs", r"R_{%s}", nonnegative=True)
 
 #: ``ClassRatio(i)``, printed R^{(i)}: the likelihood ratio of a pair of *class i* (as ``ClassLoss``); read as R_i
 #: at step i by the class-member rule, and only there.
-ClassRatio = sp.Function("Rc", nonnegative=True,
-                         _latex=lambda self, printer, exp=None: (r"R^{(%s)}" % printer._print(self.args[0])
-                                                                 + (f"^{{{exp}}}" if exp else "")))
+ClassRatio = _indexed("Rc", r"R^{(%s)}", nonnegative=True)
 
 #: ``ComposedRatio(k)``, printed Λ_k: the likelihood ratio q^{(k)}/p^{(k)} of the k-fold composition's two views at
 #: its output, the product R_1 ⋯ R_k (the axioms of ``theorems.foundations_composition``).  Non-negative.
-ComposedRatio = sp.Function("Lam", nonnegative=True,
-                            _latex=lambda self, printer, exp=None: (r"\Lambda_{%s}" % printer._print(self.args[0])
-                                                                    + (f"^{{{exp}}}" if exp else "")))
+ComposedRatio = _indexed("Lam", r"\Lambda_{%s}", nonnegative=True)
 
 #: ``ClassP(i)``, ``ClassQ(i)``, printed P_i, Q_i: the two output distributions of a pair of class i (the pair
 #: whose likelihood ratio is R^{(i)} and whose loss is L^{(i)}).
@@ -225,22 +223,16 @@ class ExpectAt(_MeanTyping, Opaque):
 #: ``ClassLoss(i)``, printed L^{(i)}: the privacy loss of an arbitrary pair of *class i* -- the class a scope's
 #: hypotheses on ``L^{(i)}`` describe (heterogeneous composition: the pair of step i is a pair of class i).
 #: Random (undefined); the class-member rule reads it as C_i at step i, and only there.
-ClassLoss = sp.Function("Lc", real=True,
-                        _latex=lambda self, printer, exp=None: (r"L^{(%s)}" % printer._print(self.args[0])
-                                                                + (f"^{{{exp}}}" if exp else "")))
+ClassLoss = _indexed("Lc", r"L^{(%s)}", real=True)
 
 #: ``LinkLoss(j)``, printed ℓ_j: the privacy loss log m_{j-1}(Y)/m_j(Y) of the link (x_{j-1}, x_j) of a chain of
 #: inputs whose consecutive pairs are pairs of the class (group privacy), at an output Y.  Random (undefined).
-LinkLoss = sp.Function("ell", real=True,
-                       _latex=lambda self, printer, exp=None: (r"\ell_{%s}" % printer._print(self.args[0])
-                                                               + (f"^{{{exp}}}" if exp else "")))
+LinkLoss = _indexed("ell", r"\ell_{%s}", real=True)
 
 #: ``GroupLoss(k)``, printed G_k: the group loss log m_0(Y)/m_k(Y) between the first and the k-th input of the
 #: chain, at an output Y of M(x_0) (the sum of the links' losses, by the axioms of ``pure_dp_group_privacy``).
 #: Random (undefined); the kernel's supremum rule reads ``E[G_k]`` as D_KL(M(x_0) || M(x_k)).
-GroupLoss = sp.Function("G", real=True,
-                        _latex=lambda self, printer, exp=None: (r"G_{%s}" % printer._print(self.args[0])
-                                                                + (f"^{{{exp}}}" if exp else "")))
+GroupLoss = _indexed("G", r"G_{%s}", real=True)
 
 
 class KLDiameter(Opaque):
