@@ -426,8 +426,8 @@ def make(eps_total: sp.Expr = EPS_TOTAL, delta_total: sp.Expr = DELTA_TOTAL) -> 
         reference="R-F2",
         source="Dwork & Roth 2014, Thm 3.16; Dwork, Rothblum & Vadhan 2010",
         title="basic composition of approximate DP",
-        notion=("compose(k=k, DP(eps, delta0)) is DP(k*eps, k*delta0)"  # checked against the statement
-                if (eps_total, delta_total) == (EPS_TOTAL, DELTA_TOTAL) else ""),  # (claims.semantics)
+        # no notion text: the claim language reads (kε, kδ)-DP as undefined where kδ > 1, so the claim
+        # "compose(k=k, DP(eps, delta0)) is DP(k*eps, k*delta0)" cannot be proved on its whole domain
         variables={k: naturals(sample_lo=1, sample_hi=20),
                    eps: positive(sample_lo=0.01, sample_hi=3),
                    delta0: _POSITIVE_UNIT},

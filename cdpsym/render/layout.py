@@ -178,13 +178,17 @@ def paper_terms(terms: list[sp.Basic]) -> list[sp.Basic]:
 
 def paper_factors(factors: list[sp.Basic]) -> list[sp.Basic]:
     """The factors of a product (numerator or denominator) in the order a paper writes them: numbers (and powers
-    of a number, ``2^{m}``), then lone symbols named in lower case (parameters: ``\\alpha``, ``k``), then lone
+    of a number, ``2^{m}``), then integer symbols and their powers (counts: ``k``, ``k^{2}``), then lone symbols
+    named in lower case (parameters: ``\\alpha``, ``k``), then lone
     symbols named in upper case (random variables and sensitivities: ``X``, ``L``, ``\\Delta``), then the rest
     (powers, functions, sums), each group in sympy's order -- ``\\alpha \\Delta^2`` and ``a X`` rather than
     sympy's ``\\Delta^2 \\alpha`` and ``X a``.  Only the order of the printed factors changes."""
-    def rank(f: sp.Basic) -> int:
+    def rank(f: sp.Basic) -> float:
         if f.is_number or (f.is_Pow and f.base.is_Number):  # 2^{m} also: after a letter it reads as a number
             return 0
+        base = f.base if f.is_Pow and f.exp.is_Number else f
+        if isinstance(base, sp.Symbol) and base.is_integer:  # a count first: k\varepsilon, k^{2}\rho, not \varepsilon k
+            return 0.5
         if isinstance(f, sp.Symbol):
             return 2 if f.name[:1].isupper() else 1
         return 3

@@ -187,11 +187,3 @@ def test_the_lemma_cannot_be_instantiated_at_a_possibly_negative_quantity():
                                                                                    inside=lambda w: Expect(w)))),))
     assert symbolic_check(thm).status not in ("proved", "certified")
 
-
-def test_the_claim_checker_proves_basic_composition_from_the_theorem():
-    from cdpsym.claims.checker import check
-
-    r = check("compose(k=3, DP(1, 0.01)) is DP(3, 0.03)")
-    assert r.verdict == "proved" and r.theorems_used == ["approx_dp_basic_composition"], r
-    # false: the optimum at 3ε is 1 − 0.99³ = 0.0297 > 0.02 -- never proved (refuted or undecided)
-    assert check("compose(k=3, DP(1, 0.01)) is DP(3, 0.02)").verdict != "proved"
