@@ -445,6 +445,7 @@ class _Render:
         self._hyps: tuple = ()  # the hypotheses of the theorem being rendered
         self._ih: list = []  # the induction hypotheses of the induction steps being rendered
         self._current = None  # the theorem being rendered (its own parts are cited by equation only)
+        self._cited: list = []  # the facts its proofs cite, in order of first citation: their marks (i), (ii), ...
 
     # -- references to facts ---------------------------------------------------------------------
     def fact_ref(self, fact) -> str:  # type: ignore[no-untyped-def]
@@ -487,7 +488,9 @@ class _Render:
         from cdpsym.proof.kernel import By, Chain, Induction, LimitAtEnd, Sign
 
         top = cited is None
-        cited = [] if cited is None else cited
+        if top:  # one numbering per theorem: a fact keeps its mark (i) in every block; a block lists its new ones
+            cited = self._cited
+        first = len(cited) if top else 0
         cut = next((n for n, st in enumerate(chain.steps) if isinstance(st.why, LimitAtEnd)), None)
         if cut and chain.steps[cut].why.var in dict(chain.variables):
             # a passage to the limit ends the bound "for every v": the chain up to it is one display, then a
@@ -502,8 +505,9 @@ class _Render:
                     r"This holds for every $%s$, and the last right side is continuous at $%s = %s$; "
                     r"letting $%s \to %s$:" % (dom.latex(st.why.var, v), v, end, v, end) + "\n" +
                     self.derivation(tail, cited, depth + 1))
-            if top and cited:
-                items = "\n".join(rf"\item[{_mark(n)}] {self.long_label(f)}" for n, f in enumerate(cited, 1))
+            if top and cited[first:]:
+                items = "\n".join(rf"\item[{_mark(n)}] {self.long_label(f)}"
+                                  for n, f in enumerate(cited[first:], first + 1))
                 body += "\n{\\small\\begin{itemize}\n" + items + "\n\\end{itemize}}"
             return body
         labels, subs = [], []
@@ -581,8 +585,9 @@ class _Render:
             body += "\n" + notes
         if subs:
             body += "\n" + "\n\n".join(subs)
-        if top and cited:
-            items = "\n".join(rf"\item[{_mark(n)}] {self.long_label(f)}" for n, f in enumerate(cited, 1))
+        if top and cited[first:]:
+            items = "\n".join(rf"\item[{_mark(n)}] {self.long_label(f)}"
+                              for n, f in enumerate(cited[first:], first + 1))
             body += "\n{\\small\\begin{itemize}\n" + items + "\n\\end{itemize}}"
         return body
 
@@ -601,6 +606,7 @@ class _Render:
         fresh_names()  # an abbreviation u_i keeps one meaning within the theorem
         self._hyps = tuple(theorem.hypotheses)
         self._current = theorem
+        self._cited = []
         head = r"\begin{theorem}[%s]\label{%s}" % ("{" + text(theorem.title) + "}", label(theorem.name))
         source = _source(theorem.source)
         aside = _reference_aside(theorem.reference) if self.ids else ""
