@@ -1391,9 +1391,8 @@ def _at_member(rel: Rel, why: By, ctx: Context) -> "Rel | _Closed":
       ``E_{M(x_{j-1})}[T(Y)]`` and ``Pr[A]`` to ``E_{M(x_{j-1})}[1[T(A)]]``; the rule establishes ``T(A) op T(B)``.
 
     The fact may contain numbers, ``L`` (at a step also ``R``; at a link ``P``, ``Q`` inside divergences) and the
-    operators above
-    only: another random quantity (``X``, ``Z``, a game object ``C_j``) has no meaning at the member, or a
-    different one."""
+    operators above only: another random quantity (``X``, ``Z``, a game object ``C_j``) has no meaning at the
+    member, or a different one."""
     mode, i = ("step", why.at_step) if why.at_step is not None else ("link", why.at_link)
     name = "at_" + mode
     tie = _class_tie(ctx)  # classes are independent only if nothing in scope ties two of them together
