@@ -552,7 +552,7 @@ class _Render:
                     lo, hi = (as_expr(x).xreplace(at_one) for x in (before, step.expr))
                     how = (_sign_label(lo, hi, step.op) if isinstance(why.base, Sign) and not why.base.note
                            else justification_latex(why.base))
-                    base = r"$%s %s %s$, %s." % (tex(shown[0]), _OP_TEX.get(step.op, step.op), tex(shown[1]),
+                    base = r"$%s %s %s$, %s." % (tex(shown[0]), _OPS[step.op], tex(shown[1]),
                                                  _as_paragraph(how))
                 subs.append(r"\emph{The induction on $%s$. Base case $%s = 1$:}" % (k, k) + "\n" + base)
                 from cdpsym.proof.kernel import Rel
@@ -713,9 +713,6 @@ def _part_labelled(theorem, part) -> bool:  # type: ignore[no-untyped-def]
     if any(p.name == part.name for p in aux):
         return True
     return sum(1 for p in theorem.parts if p not in aux) > 1
-
-
-_OP_TEX = {"<=": r"\le", "<": "<", "=": "="}
 
 
 def _sign_label(lhs, rhs, op: str) -> str:
