@@ -85,6 +85,8 @@ MODULES = [
     "approx_dp_advanced_composition_sharp",
     "approx_dp_optimal_composition_homogeneous",
     "approx_dp_advanced_composition_kov15",
+    "approx_dp_advanced_composition_approx_steps",
+    "approx_dp_advanced_composition_drv10_approx_steps",
     "approx_dp_optimal_composition",
     "approx_dp_basic_composition",
     "one_way_marginals_zcdp",

@@ -75,7 +75,7 @@ from theorems.approx_dp_advanced_composition_sharp import MEAN_TERM
 from theorems.foundations_composition import Pk, Qk
 
 __all__ = ["theorem", "make", "mutants", "EPS_TILDE", "DELTA_TOTAL", "BASIC", "MIDDLE", "THIRD",
-           "four_atom_product_delta"]
+           "four_atom_product_delta", "exact_optimum_truth"]
 
 BASIC = k * eps
 MIDDLE = MEAN_TERM + eps * sp.sqrt(2 * k * sp.log(sp.E + sp.sqrt(k * eps ** 2) / delta_p))
@@ -110,7 +110,10 @@ def four_atom_product_delta(e, d0, steps, eps_t):
     return mpmath.fsum(terms)
 
 
-def _ground_truth(eps_expr: sp.Expr):
+def exact_optimum_truth(eps_expr: sp.Expr):
+    """Ground truth for ``δ_{P^(k)‖Q^(k)}(eps_expr)`` over (ε, δ0)-DP steps: the exact optimum (KOV15 Thm 3.3, R-F7)
+    by the binomial law, for k ≤ 20 by atom types, for k ≤ 5 by explicit products."""
+
     def truth(v, dps):
         from cdpsym.expr.evaluate import MPContext, evaluate
         from cdpsym.mechanisms import optimal_composition_delta
@@ -150,7 +153,7 @@ def make(eps_tilde: sp.Expr = EPS_TILDE, delta_total: sp.Expr = DELTA_TOTAL) -> 
                    delta_p: open_unit(sample_lo=1e-15, sample_hi=0.9, log_scale=True)},
         hypotheses=(step_approx_dp, step_approx_dp_reverse),
         parts=(Part("main", le(lhs, delta_total), proof=Chain(lhs).le(delta_total, numeric()),
-                    ground_truth=_ground_truth(eps_tilde)),),
+                    ground_truth=exact_optimum_truth(eps_tilde)),),
         numeric_points=(
             # ✓N19 / ✓N46, pure steps
             {"k": "20", "eps": "0.1", "delta0": "0", "delta_p": "1e-5"},
