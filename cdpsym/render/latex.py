@@ -457,8 +457,8 @@ class _Render:
         if thm is not None:
             part = fact.name.split(".", 1)[1] if fact.name != thm.name and "." in fact.name else ""
             part_txt = r" (\texttt{%s})" % _tt(part) if part else ""
-            if self.refs and part and _part_labelled(thm, fact):  # by its equation: "(2) (ratio_mean)"
-                own = thm is self._current
+            own = thm is self._current
+            if (self.refs or own) and part and _part_labelled(thm, fact):  # by its equation: "(2) (ratio_mean)"
                 return r"\eqref{%s}%s" % (label(fact.name), part_txt) + (
                     "" if own else r" of Theorem~\ref{%s}" % label(thm.name))
             if self.refs:
@@ -837,7 +837,53 @@ def _status_sentence(theorem) -> str:  # type: ignore[no-untyped-def]
         library = False
     # the cached verdict only for the library's own object; a variant (a mutant, a test's copy) is checked
     status = _library_status(theorem.name) if library else symbolic_check(theorem).status
-    return r"\emph{Status: %s} --- %s." % (status, _STATUS_WORDS.get(status, status))
+    words = _STATUS_WORDS.get(status, status)
+    if status == "supported" and not _has_numeric_step(theorem):
+        weak = _supported_citations(theorem)
+        if weak:
+            words = words.replace("a step below is numerical evidence only",
+                                  "it cites %s, which %s only supported" % (
+                                      ", ".join(r"\texttt{%s}" % _tt(name) for name in weak),
+                                      "is" if len(weak) == 1 else "are"))
+    return r"\emph{Status: %s} --- %s." % (status, words)
+
+
+def _supported_citations(theorem) -> list[str]:  # type: ignore[no-untyped-def]
+    """The library theorems the proof cites whose own verdict is *supported* (cached verdicts)."""
+    from cdpsym.claims.checker import _library_status
+    from cdpsym.proof.core import _cited_theorems
+
+    names: list[str] = []
+    for p in theorem.parts:
+        if p.proof is None:
+            continue
+        for thm in _cited_theorems(p.proof):
+            if thm is not theorem and thm.name not in names and _library_status(thm.name) == "supported":
+                names.append(thm.name)
+    return names
+
+
+def _has_numeric_step(theorem) -> bool:  # type: ignore[no-untyped-def]
+    """Does any proof chain of the theorem (its given proofs and induction sub-chains included) take a step on
+    numerical evidence (``numeric()``)?  If not, a supported verdict comes from a cited supported result."""
+    from cdpsym.proof.kernel import By, Chain, Induction, Numeric
+
+    def walk(chain) -> bool:  # type: ignore[no-untyped-def]
+        for st in chain.steps:
+            w = st.why
+            if isinstance(w, Numeric):
+                return True
+            subs = []
+            if isinstance(w, By):
+                for g in w.given.values():
+                    subs += list(g) if isinstance(g, (list, tuple)) else [g]
+            if isinstance(w, Induction):
+                subs += [w.base, w.step]
+            if any(isinstance(sub, Chain) and walk(sub) for sub in subs):
+                return True
+        return False
+
+    return any(p.proof is not None and walk(p.proof) for p in theorem.parts)
 
 
 def _mark(n: int) -> str:

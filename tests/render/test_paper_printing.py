@@ -185,3 +185,15 @@ def test_the_first_run_numbers_are_the_ones_latex_assigns(tmp_path, name):
     assert seeded_bib and seeded_bib == dict(re.findall(r"\\bibcite\{([^}]+)\}\{(\d+)\}", aux))
     log = (tmp_path / "d.log").read_text(encoding="latin-1")
     assert "undefined" not in log  # the first run already has every reference
+
+
+def test_the_status_line_says_why_a_theorem_is_only_supported():
+    """A supported theorem with a numeric step says so; one whose steps are all checked but which cites a
+    supported result names that result instead of claiming a numeric step it does not take."""
+    kov15 = theorems.get("approx_dp_advanced_composition_kov15")
+    dr16 = theorems.get("approx_dp_advanced_composition_approx_steps")
+    assert "numerical evidence only" in L._status_sentence(kov15)
+    line = L._status_sentence(dr16)
+    assert "numerical evidence" not in line and "approx" in line and "which is only supported" in line
+    assert L._supported_citations(dr16) == ["approx_dp_advanced_composition_kov15"]
+    assert L._has_numeric_step(kov15) and not L._has_numeric_step(dr16)
