@@ -282,6 +282,9 @@ def _check_implication(claim: Claim, seconds: float) -> ClaimResult:
                                        f"(certified)")
         if ok is False:
             return _refuted_notion(claim, {}, plain, "the mechanism itself", target, ev)
+    for g in semantics.guarantees(subject):  # the kernel's verdicts on the theorems (cached on disk) off the clock:
+        for name in g.theorems:               # a cold cache must not turn a proof into "undecided"
+            _library_status(name)
     deadline = time.monotonic() + seconds
     left: dict[int, int] = {}  # per guarantee: the obligations the quick pass left open
     proved = _prove_implication(claim, deadline, quick=True, left=left)
@@ -293,12 +296,65 @@ def _check_implication(claim: Claim, seconds: float) -> ClaimResult:
     proved = _prove_implication(claim, time.monotonic() + seconds, quick=False, left=left)
     if proved is not None:
         return proved
+    optimum = _optimum_supports(claim)
+    if optimum is not None:
+        return optimum
     tried = [g.describe() for g in semantics.guarantees(subject) if semantics.obligations(g, target) is not None]
     msg = ("no library theorem establishes it" if not tried
            else f"the library gives {'; '.join(tried[:3])}, but the kernel could not show that it implies the "
                 f"target on the whole domain")
     return ClaimResult(claim.text, "undecided", method=["symbolic", "search"],
                        message=f"{msg}; no counterexample found among the witnesses searched")
+
+
+#: the library's statements of the exact optimum of composing DP mechanisms: one kind of step, two kinds
+_OPTIMUM_THEOREMS = {1: "approx_dp_optimal_composition_homogeneous", 2: "approx_dp_optimal_composition"}
+
+
+def _optimum_supports(claim: Claim) -> ClaimResult | None:
+    """A concrete claim "composition of DP notions is (ε, δ)-DP" that the exact optimum over all adaptive
+    compositions satisfies (certified): *supported*, never proved -- that the product of the four-outcome
+    randomized responses is the worst composition is KOV15 Thm 3.3 / MV16 (R-F7, R-F8), which the library
+    checks at 50 digits but does not prove."""
+    from cdpsym.accounting.pure_dp import DPComposition
+
+    subject, target = claim.subject, claim.target
+    if not isinstance(target, (ApproxDP, PureDP)) or not (exact.concrete(subject) and exact.concrete(target)):
+        return None
+    steps = exact._dp_steps(subject)
+    if steps is None:
+        return None
+    try:
+        accountant = DPComposition.from_subject(subject)
+        ok, ev = exact._profile(accountant, target.eps, target.delta if isinstance(target, ApproxDP) else 0)
+    except (CdpsymError, ValueError, TypeError, ArithmeticError):
+        return None
+    if ok is not True:
+        return None
+    kinds = len({(e, d) for e, d, _ in steps})
+    name = _OPTIMUM_THEOREMS.get(kinds)
+    cited = [name] if name is not None else []
+    status = _library_status(name) if name is not None else "supported"
+    verdict = "supported" if status in ("proved", "certified", "supported") else "undecided"
+    if verdict != "supported":
+        return None
+    where = (f"the library's {name} ({status})" if name is not None
+             else "Murtagh & Vadhan 2016 for several kinds of step, not stated in the library")
+    message = (f"the exact optimum over every adaptive composition of such mechanisms, delta(eps = {plain(target.eps)}) = "
+               f"{ev.actual.str(12)} <= {ev.bound.str(12)} (certified with Arb balls: {_method_words(ev.detail)}); "
+               f"that the product of the four-outcome randomized responses is the worst composition is "
+               f"Kairouz, Oh & Viswanath 2015, Thm 3.3 ({where}): checked, not proved")
+    bound = plain(target.delta if isinstance(target, ApproxDP) else sp.S.Zero)
+    step = {"relation": f"delta(eps = {plain(target.eps)}) = {ev.actual.str(15)} <= {bound}",
+            "rule": "exact optimum", "why": "the four-outcome product, certified with Arb balls", "status": "supported",
+            "eps": plain(target.eps), "actual": ev.actual.str(15), "bound": bound}
+    return ClaimResult(claim.text, "supported", method=["exact", "optimal composition"], theorems_used=cited,
+                       message=message, steps=[step])
+
+
+def _method_words(detail: str) -> str:
+    """The accountant's method, without its notes on rounding (they concern its own printed digits)."""
+    return (detail or "the certified accountant").split("; the value lies")[0].split(", rounded up")[0]
 
 
 def _group_supported(g: Group) -> bool:
@@ -468,9 +524,14 @@ def _refuted_notion(claim: Claim, point: dict, w: Any, why: str, target: Notion,
     digits = _digits(ev.actual, ev.bound)
     target_text = plain(target)
     command = f'cdpsym check "{plain(w)} is {target_text}"'
-    extra = {}
+    extra: dict = {}
+    if isinstance(w, exact.FourOutcomeProduct):  # not a mechanism of the language: the accountant re-computes it
+        command = f'cdpsym check "{plain(w.subject)} is {target_text}"'  # the claim at the point: refuted again
+        extra["witness_kind"] = "four_outcome"
+        extra["steps"] = [{"eps": _exact_text(e), "delta": _exact_text(d), "count": str(c)} for e, d, c in w.steps]
     if isinstance(target, (ApproxDP, PureDP)):
-        extra["delta_command"] = f'cdpsym delta "{plain(w)}" --eps "{plain(target.eps)}"'
+        shown = w.subject if isinstance(w, exact.FourOutcomeProduct) else w  # the accountant's optimum is its delta
+        extra["delta_command"] = f'cdpsym delta "{plain(shown)}" --eps "{plain(target.eps)}"'
     ce = {"parameters": params, "witness": plain(w), "witness_satisfies": why,
           "claimed": f"{ev.quantity} <= {ev.bound.str(digits)}", "actual": ev.actual.str(digits),
           "bound": ev.bound.str(digits), "digits": digits, "command": command, **extra}
@@ -508,6 +569,8 @@ def plain(e: Any) -> str:
         return f"compose({inner}, k={plain(e.k)})"
     if isinstance(e, Group):
         return f"group(size={plain(e.size)}, {plain(e.subject)})"
+    if isinstance(e, exact.FourOutcomeProduct):  # a witness in words (it is no mechanism of the language)
+        return repr(e)
     return _Plain().doprint(sp.sympify(e))
 
 
@@ -593,7 +656,7 @@ def render_text(r: ClaimResult) -> str:
         if ce.get("witness"):
             lines.append(f"  witness:  {ce['witness']} ({ce.get('witness_satisfies', '')})")
         lines.append(f"  re-check: {ce['command']}")
-        if ce.get("delta_command"):
+        if ce.get("delta_command") and ce["delta_command"] != ce["command"]:
             lines.append(f"            {ce['delta_command']}")
     else:
         lines.append(f"because:  {r.message}")

@@ -29,7 +29,7 @@ from cdpsym.errors import CdpsymError
 from cdpsym.mechanisms import Composition, Gaussian, Laplace, RandomizedResponse, compose
 from cdpsym.notions import RDP, TCDP, ZCDP, ApproxDP, MeanConcentratedDP, Notion, PureDP
 
-__all__ = ["Evidence", "satisfies", "witnesses", "concrete", "ORDERS"]
+__all__ = ["Evidence", "satisfies", "witnesses", "concrete", "ORDERS", "FourOutcomeProduct", "four_outcome_product"]
 
 #: orders α at which Rényi divergences are compared when the supremum is not known in closed form
 ORDERS = tuple(sp.Rational(x) for x in ("1.001", "1.01", "1.1", "1.25", "1.5", "2", "3", "5", "8", "16", "32", "64",
@@ -187,6 +187,10 @@ def method_of(res: Any) -> str:
 
 def satisfies(m: Any, notion: Notion) -> tuple[bool | None, Evidence]:
     """Does the concrete mechanism *m* satisfy the concrete *notion*?  (True/False certain, None unknown)"""
+    if isinstance(m, FourOutcomeProduct):
+        if isinstance(notion, (PureDP, ApproxDP)):
+            return _profile(m.accountant(), notion.eps, notion.delta if isinstance(notion, ApproxDP) else 0)
+        return None, Evidence("delta", detail="the four-outcome witness is compared with DP notions only")
     if isinstance(notion, PureDP):
         return _profile(m, notion.eps, sp.S.Zero)
     if isinstance(notion, ApproxDP):
@@ -337,12 +341,81 @@ def _grouped(m: Any, g: sp.Expr) -> Any:
     return None
 
 
+@dataclass(frozen=True)
+class FourOutcomeProduct:
+    """The product of Kairouz–Oh–Viswanath's four-outcome randomized responses, one per (ε_i, δ_i)-DP step of a
+    concrete notion subject (``DP(eps, delta)`` or a composition of DP notions with some δ_i > 0).
+
+    Step i outputs "the input is x" with probability δ_i on x (never on x'), "the input is x'" with probability
+    δ_i on x' (never on x), and otherwise randomized response with parameter ε_i.  Its hockey-stick divergence at
+    ε_i is δ_i + (1 − δ_i)·max(0, (e^{ε_i} − e^{ε_i})/(1 + e^{ε_i})) = δ_i in either direction, so step i is
+    (ε_i, δ_i)-DP.  The product's divergence at ε' is exactly ``1 − Π(1 − δ_i)(1 − δ_RR(ε'))``, δ_RR the
+    profile of the product of the randomized responses: outcomes with a revealing "x" coordinate have no mass
+    under x', those with a revealing "x'" (and no "x") none under x, and the rest is the randomized-response
+    product scaled by Π(1 − δ_i).  That is the accountant's optimal-composition formula, so
+    ``cdpsym delta`` of the subject re-computes it (KOV15 show it is also the optimum over all compositions;
+    the counterexample does not need that).
+    """
+
+    subject: Any  # PureDP / ApproxDP / NotionComposition of them, concrete
+    steps: tuple  # ((eps_i, delta_i, count_i), ...) as sympy numbers
+
+    def __repr__(self) -> str:
+        from cdpsym.claims.checker import plain
+
+        if len(self.steps) == 1 and self.steps[0][2] == 1:
+            return f"the four-outcome randomized response of {plain(self.subject)}"
+        return f"the product of four-outcome randomized responses for {plain(self.subject)}"
+
+    def accountant(self) -> Any:
+        from cdpsym.accounting.pure_dp import DPComposition
+
+        return DPComposition.from_subject(self.subject)
+
+
+def _dp_steps(subject: Any, times: sp.Expr = sp.S.One) -> list[tuple[sp.Expr, sp.Expr, sp.Expr]] | None:
+    """``[(ε_i, δ_i, count_i)]`` of a concrete subject made of DP notions, else None."""
+    if isinstance(subject, ApproxDP):
+        return [(sp.sympify(subject.eps), sp.sympify(subject.delta), times)]
+    if isinstance(subject, PureDP):
+        return [(sp.sympify(subject.eps), sp.S.Zero, times)]
+    if isinstance(subject, NotionComposition):
+        out: list = []
+        for part in subject.parts:
+            inner = _dp_steps(part, times * sp.sympify(subject.k))
+            if inner is None:
+                return None
+            out += inner
+        return out
+    return None
+
+
+def four_outcome_product(subject: Any) -> FourOutcomeProduct | None:
+    """The four-outcome witness for a concrete DP subject with some δ_i > 0 (each step checked (ε_i, δ_i)-DP
+    exactly: the randomized-response part of its divergence at its own ε_i is 0), else None."""
+    steps = _dp_steps(subject)
+    if steps is None or not concrete(subject):
+        return None
+    for e, d, c in steps:
+        if not (e.is_number and d.is_number and c.is_Integer and c >= 1 and e.is_nonnegative and d.is_nonnegative
+                and (d - 1).is_nonpositive):
+            return None
+        rr_at_own_eps = RandomizedResponse(eps=e).privacy_profile(e)
+        if rr_at_own_eps != 0:  # Max(0, 0): exactly zero, or this is not the pair it says
+            return None
+    if not any(d.is_positive for _, d, _ in steps):
+        return None  # pure steps: randomized response (the composition witness) is this pair already
+    return FourOutcomeProduct(subject, tuple(steps))
+
+
 def witnesses(subject: Any) -> list[tuple[Any, str]]:
     """Concrete mechanisms satisfying the concrete *subject*, each with a note of why."""
     if isinstance(subject, (Gaussian, Laplace, RandomizedResponse, Composition)):
         return [(subject, "the mechanism itself")]
+    four = four_outcome_product(subject) if isinstance(subject, (Notion, NotionComposition)) else None
+    extra = [(four, "each step is (eps_i, delta_i)-DP, exactly")] if four is not None else []
     if isinstance(subject, Notion):
-        out = []
+        out = list(extra)
         for w in _notion_witnesses(subject):
             ok, _ = satisfies(w, subject)
             if ok:
@@ -351,8 +424,8 @@ def witnesses(subject: Any) -> list[tuple[Any, str]]:
     if isinstance(subject, NotionComposition):
         per_part = [witnesses(p) for p in subject.parts]
         if not all(per_part):
-            return []
-        out = []
+            return extra
+        out = list(extra)
         for n in range(max(len(p) for p in per_part)):
             parts = [p[min(n, len(p) - 1)][0] for p in per_part]
             if any(isinstance(w, Laplace) for w in parts) and not (subject.k.is_number and subject.k <= 50):

@@ -1116,6 +1116,27 @@ def _witness(text: str | None) -> Any:
         return None
 
 
+def _four_outcome_words(steps: list[dict]) -> list[str]:
+    """The four-outcome witness (Kairouz, Oh & Viswanath 2015): what it is, why each step satisfies its part."""
+    def one(st: dict) -> str:
+        e, d = _nice(sp.Rational(st["eps"])), _nice(sp.Rational(st["delta"]))
+        times = sp.Integer(st["count"])
+        return rf"$(\varepsilon_i, \delta_i) = ({e},\ {d})$" + (rf" for ${_nice(times)}$ steps" if times != 1 else "")
+    listed = "; ".join(one(st) for st in steps) or "the steps of the hypothesis"
+    return [
+        r"Consider the composition $\mathcal{M}$ of four-outcome randomized responses (Kairouz, Oh \& Viswanath), "
+        r"one per step: on input $x$, step $i$ outputs ``the input is $x$'' with probability $\delta_i$ (and never "
+        r"``the input is $x'$''), and otherwise randomized response with parameter $\varepsilon_i$; on $x'$ the "
+        r"same with the roles exchanged; here " + listed + ".",
+        r"At $\varepsilon_i$ the randomized-response part contributes $\max\bigl(0, (e^{\varepsilon_i} - "
+        r"e^{\varepsilon_i})/(1 + e^{\varepsilon_i})\bigr) = 0$, so each step's hockey-stick divergence is exactly "
+        r"$\delta_i$ in both directions: $\mathcal{M}$ satisfies the hypothesis.  Its privacy profile is "
+        r"$\delta_{\mathcal{M}}(\varepsilon) = 1 - \prod_i (1 - \delta_i)\,\bigl(1 - \delta_{\mathrm{RR}}(\varepsilon)"
+        r"\bigr)$, $\delta_{\mathrm{RR}}$ the profile of the product of the randomized responses "
+        r"(\texttt{cdpsym delta} computes it).",
+    ]
+
+
 def _refuted_notion(result, claim, ce: dict, point: dict) -> list[str]:
     from cdpsym.claims.grammar import NotionComposition
     from cdpsym.claims.language import Group, _replace
@@ -1125,7 +1146,9 @@ def _refuted_notion(result, claim, ce: dict, point: dict) -> list[str]:
     hyp = _replace(claim.subject, point) if point else claim.subject
     lines = []
     sat = ce.get("witness_satisfies", "")
-    if w is None:
+    if ce.get("witness_kind") == "four_outcome":
+        lines += _four_outcome_words(ce.get("steps") or [])
+    elif w is None:
         lines.append(r"A mechanism that satisfies the hypothesis violates the target.")
     elif sat == "the mechanism itself":
         lines.append(r"The mechanism of the claim is then" if point else r"Consider the mechanism of the claim,")
@@ -1300,8 +1323,30 @@ def _argument(result, claim) -> list[str]:
         else:
             lines += _refuted_relation(result, claim, ce, point)
         lines.append(r"\end{proof}")
+    elif result.verdict == "supported":
+        lines += _supported(result, claim)
     else:
         lines += _undecided(result, claim)
+    return lines
+
+
+def _supported(result, claim) -> list[str]:
+    """A claim the exact optimum of composition satisfies: evidence, with the theorem it rests on named."""
+    names = [_theorem_name(_library(t), t) for t in result.theorems_used]
+    lines = [r"\par\noindent\textit{Supported, not proved.}"]
+    lines.append(r"The exact optimum over every adaptive composition of such mechanisms satisfies the claim: the product "
+                 r"of the four-outcome randomized responses (Kairouz, Oh \& Viswanath), whose privacy profile "
+                 r"$1 - \prod_i (1 - \delta_i)\,\bigl(1 - \delta_{\mathrm{RR}}(\varepsilon)\bigr)$ the checker "
+                 r"evaluates with Arb ball arithmetic, is the worst composition " +
+                 (rf"by {_and(names)}" if names else "by Murtagh \\& Vadhan (2016), not stated in the library") +
+                 r", a theorem the library checks numerically but does not prove.")
+    st = (result.steps or [{}])[0]
+    if st.get("actual"):
+        value, interval = enclosure(st["actual"], st.get("bound"))
+        lines.append(rf"At $\varepsilon = {_nice(sp.Rational(st['eps']))}$ its profile is")
+        lines += _align_rows(_enclosure_rows(r"\delta^{\star}(\varepsilon)",
+                                             rf"\delta^{{\star}}(\varepsilon) &= {value} \le {_nice(sp.Rational(st['bound']))}",
+                                             interval, "."))
     return lines
 
 
@@ -1311,7 +1356,7 @@ def claim_latex(result) -> str:
     if claim is None:
         return _comment("not a claim: " + result.message)
     lines = [_comment(f"cdpsym check: {result.claim} -- {result.verdict}"), _PREAMBLE]
-    label = {"refuted": "[refuted]", "undecided": "[undecided]", "supported": "[undecided]"}.get(result.verdict, "")
+    label = {"refuted": "[refuted]", "undecided": "[undecided]", "supported": "[supported]"}.get(result.verdict, "")
     where = _for_all(claim)
     lines += [rf"\begin{{claim}}{label}", _statement_display(claim, "" if where else ".")]
     if where:

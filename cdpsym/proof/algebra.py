@@ -1089,9 +1089,11 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
     if _try(lambda x: getattr(x, f"is_{want}"), e):
         return Decision(True, f"sympy: {want} under the assumptions")
     if isinstance(e, sp.log) and len(e.args) == 1:  # log x >= 0 iff x >= 1 (> iff >), where sympy's query gives up
-        inner = prove_sign(e.args[0] - 1, ctx, strict, samples)
-        if inner.ok is True:
-            return Decision(True, f"log x {'>' if strict else '>='} 0, as x - 1 is ({inner.detail})")
+        # structurally only, from the symbols' assumptions (cheap: the definedness checks of sqrt(log ...) ask
+        # this often; a full sign proof of x - 1 here slowed the claim checker's monotone rule by a quarter)
+        gap = e.args[0] - 1
+        if _grouped_sign(gap, strict):
+            return Decision(True, f"log x {'>' if strict else '>='} 0, as x - 1 is, by its structure")
     abstracted = _try(lambda x: _abstract([x]), e)
     if abstracted is None:
         return Decision(None, "sign not decided (sympy's assumption queries timed out)")

@@ -404,7 +404,11 @@ def _relation_for(fact, end: str = "") -> str:  # type: ignore[no-untyped-def]
     each variable's domain its own inline formula, so that a line can break between them."""
     quant = [dom.latex(v, tex(v)) for v, dom in fact.variables.items()] + [_rel(c) for c in fact.conditions]
     where = (" for " + ", ".join("$" + q + "$" for q in quant)) if quant else ""
-    return _display_if_wide(_rel(fact.relation), end="" if where else end) + where + (end if where else "")
+    (shown,), names = _abbreviated([fact.relation])  # a display too wide for the line: names for its pieces
+    if names:  # "\[ ... \] for k >= 1, ...; where u_1 = ..." (the definitions after the quantifiers)
+        defs = names.strip().rstrip(".")
+        return r"\[" + shown + r"\]" + (where.lstrip() + "; " if where else "") + defs + end
+    return _display_if_wide(shown, end="" if where else end) + where + (end if where else "")
 
 
 def _hypotheses_latex(theorem: "Theorem") -> list[tuple[str, str]]:

