@@ -519,6 +519,23 @@ def _refute_implication(claim: Claim, deadline: float) -> ClaimResult | None:
     return None
 
 
+def _short_rational_above(at: sp.Rational, eps: sp.Expr) -> sp.Rational:
+    """A rational with 20 significant digits at or above the irrational ``eps`` (Arb-certified), to print in a
+    command in place of ``at`` (a rational with a hundred digits just above it); ``at`` when none is found."""
+    import mpmath
+
+    with mpmath.workdps(40):
+        for digits in (20, 30):
+            text = mpmath.nstr(mpmath.mpf(at.p) / at.q * (1 + mpmath.mpf(10) ** (1 - digits)), digits)
+            cand = sp.Rational(text)
+            try:
+                if exact._arb(eps - cand, 512) < 0:
+                    return cand
+            except Exception:  # noqa: BLE001 - keep the long rational
+                break
+    return at
+
+
 def _refuted_notion(claim: Claim, point: dict, w: Any, why: str, target: Notion, ev: exact.Evidence) -> ClaimResult:
     params = {str(s): _exact_text(x) for s, x in point.items()}
     digits = _digits(ev.actual, ev.bound)
@@ -531,13 +548,20 @@ def _refuted_notion(claim: Claim, point: dict, w: Any, why: str, target: Notion,
         extra["steps"] = [{"eps": _exact_text(e), "delta": _exact_text(d), "count": str(c)} for e, d, c in w.steps]
     if isinstance(target, (ApproxDP, PureDP)):
         shown = w.subject if isinstance(w, exact.FourOutcomeProduct) else w  # the accountant's optimum is its delta
-        extra["delta_command"] = f'cdpsym delta "{plain(shown)}" --eps "{plain(target.eps)}"'
+        at = ev.extra.get("eps_used", target.eps)  # an irrational eps: the rational just above it (delta is smaller)
+        if "eps_used" in ev.extra:
+            at = _short_rational_above(at, target.eps)
+        extra["delta_command"] = f'cdpsym delta "{plain(shown)}" --eps "{plain(at)}"'
+        if "eps_used" in ev.extra:
+            extra["delta_at"] = (f"a rational eps just above {plain(target.eps)} (delta is non-increasing in eps; "
+                                 f"the command uses {plain(at)})")
     ce = {"parameters": params, "witness": plain(w), "witness_satisfies": why,
           "claimed": f"{ev.quantity} <= {ev.bound.str(digits)}", "actual": ev.actual.str(digits),
           "bound": ev.bound.str(digits), "digits": digits, "command": command, **extra}
     where = ", ".join(f"{k} = {x}" for k, x in params.items())
-    msg = (f"{'at ' + where + ': ' if where else ''}{plain(w)} ({why}) is not {target_text}: its {ev.quantity} is "
-           f"{ev.actual.str(12)} > {ev.bound.str(12)}")
+    at_text = f" at {extra['delta_at']}" if "delta_at" in extra else ""
+    msg = (f"{'at ' + where + ': ' if where else ''}{plain(w)} ({why}) is not {target_text}: its {ev.quantity}{at_text} "
+           f"is {ev.actual.str(12)} > {ev.bound.str(12)}")
     return ClaimResult(claim.text, "refuted", method=["search", "exact"], counterexample=ce, message=msg)
 
 

@@ -161,8 +161,9 @@ def _profile(m: Any, eps: sp.Expr, delta: sp.Expr) -> tuple[bool | None, Evidenc
         d = _arb(delta, prec)
         if hi <= d:
             return True, Evidence("delta", hi, d, method_of(res))
-        if lo > d:
-            return False, Evidence("delta", lo, d, method_of(res))
+        if lo > d:  # at an irrational eps, lo is delta at the rational e_hi >= eps (a lower bound on delta(eps))
+            return False, Evidence("delta", lo, d, method_of(res),
+                                   extra={"eps_used": e_hi} if e_hi != eps else {})
     return None, Evidence("delta", lo, d, "the certified delta does not separate from the bound")
 
 

@@ -1081,10 +1081,62 @@ def _structural_sign(e: sp.Expr, depth: int = 0) -> str | None:
     return "nonneg" if e.is_nonnegative else None
 
 
+_TINY = mpmath.mpf(10) ** -20  # a numeric constant closer to 0 than this is beyond sympy's sign queries
+
+
+def _numeric_parts(e: sp.Basic) -> Iterator[sp.Expr]:
+    """The constants of ``e`` sympy's queries evaluate on their own: the numeric (symbol-free) part of every sum
+    and of every product, and every numeric argument of a function or power, except plain rationals."""
+    if not isinstance(e, sp.Expr) or not e.args:
+        return
+    if e.is_number:
+        if not e.is_Rational:
+            yield e
+        return
+    if isinstance(e, (sp.Add, sp.Mul)):
+        const = [a for a in e.args if a.is_number]
+        if const:
+            c = e.func(*const)
+            if not c.is_Rational:
+                yield c
+        rest = [a for a in e.args if not a.is_number]
+    else:
+        rest = list(e.args)
+    for a in rest:
+        yield from _numeric_parts(a)
+
+
+def _near_zero_constant(e: sp.Expr) -> sp.Expr | None:
+    """A constant of ``e`` (:func:`_numeric_parts`) that is zero or within 1e-20 of it by a certified Arb ball
+    (256 bits), or that Arb cannot bound away from 0: sympy decides such signs from a low-precision evaluation
+    and has been seen to call ``y + ((1 + √2)² − 3 − 2√2)`` positive for y >= 0 and ``log(1 − e^-100)``
+    positive.  None when every constant is clearly away from 0."""
+    from cdpsym.expr.evaluate import ArbContext
+
+    for c in _numeric_parts(e):
+        if c.is_zero is True and c == 0:
+            continue
+        arb = ArbContext(256)
+        try:
+            with arb:
+                ball = evaluate(c, {}, arb)
+        except Exception:  # noqa: BLE001 - a constant Arb cannot evaluate is not trusted either
+            return c
+        if not (ball > 0 or ball < 0) or abs(ball.mid()) < arb.flint.arb(_TINY_TEXT):
+            return c
+    return None
+
+
+_TINY_TEXT = "1e-20"
+
+
 def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decision:
     with in_scope(ctx):
         e = canon(e)
     want = "positive" if strict else "nonnegative"
+    near = _try(_near_zero_constant, e) if not e.is_Rational else None
+    if near is not None:  # sympy's queries are not trusted here: only a sampled violation decides (refutes)
+        return _sampled_only(e, ctx, strict, samples, near)
     # sympy's assumption queries can evaluate integrals numerically: they run under the time limit too
     if _try(lambda x: getattr(x, f"is_{want}"), e):
         return Decision(True, f"sympy: {want} under the assumptions")
@@ -1157,6 +1209,25 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             if cand is not None and getattr(cand, f"is_{want}"):
                 return Decision(True, f"sympy: {want} after a rational cover of the closed domains")
     return Decision(None, f"sign not decided symbolically ({want} at {samples} sample points)")
+
+
+def _sampled_only(e: sp.Expr, ctx: Context, strict: bool, samples: int, near: sp.Expr) -> Decision:
+    """The sign of ``e`` where a constant is too close to 0 for sympy: refuted by a confirmed sampled violation,
+    otherwise undecided."""
+    abstracted = _try(lambda x: _abstract([x]), e)
+    if abstracted is not None:
+        (ea,), mapping = abstracted
+        rng = random.Random(20261122)
+        for _ in range(samples if not (ea.free_symbols & set(mapping.values())) else 0):
+            vals, shown = _numeric_values(ea, ctx, rng)
+            v = _eval(ea, vals)
+            if v is None or isinstance(v, mpmath.mpc):
+                continue
+            bad = (lambda ball: ball <= 0) if strict else (lambda ball: ball < 0)
+            if (v < 0 or (strict and v <= 0)) and _confirmed(ea, vals, ctx, bad):
+                return Decision(False, f"{'<=' if strict else '<'} 0 at a sample point: {mpmath.nstr(v, 12)}", shown)
+    return Decision(None, f"sign not decided: the constant {sp.sstr(near)[:80]} is zero or within 1e-20 of 0, "
+                          f"beyond sympy's sign queries")
 
 
 _MAX_MIN_BRANCHES = [0]  # sub-proofs spent by the enclosing _max_min_cases (a budget, not a cache)

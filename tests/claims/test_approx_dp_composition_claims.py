@@ -147,3 +147,16 @@ def test_a_supported_verdict_reads_as_evidence_in_latex_and_a_refutation_names_t
     assert r"\begin{claim}[supported]" in tex and "Supported, not proved" in tex and "0.0297" in tex
     tex = check("compose(k=3, DP(1, 0.01)) is DP(3, 0.02)").latex()
     assert "four-outcome randomized responses" in tex and "0.0297" in tex
+
+
+def test_an_irrational_target_eps_gets_a_delta_command_that_runs():
+    """δ is computed at a rational just above log 3 (a lower bound on δ(log 3)); the command prints a short one."""
+    r = check("compose(k=2, DP(1, 0.1)) is DP(log(3), 0.19)")
+    assert r.verdict == "refuted"
+    cmd = r.counterexample["delta_command"]
+    out = subprocess.run([sys.executable, "-m", "cdpsym", *_argv(cmd)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    at = sp.Rational(_argv(cmd)[-1])
+    assert at > sp.log(3) and at - sp.log(3) < sp.Rational(1, 10 ** 15) and len(str(_argv(cmd)[-1])) < 30
+    with mpmath.workdps(40):
+        assert _product_delta([(1, "0.1")] * 2, mpmath.log(3)) > mpmath.mpf("0.19")
