@@ -63,7 +63,7 @@ from theorems.approx_dp_optimal_composition_homogeneous import step_approx_dp, s
 from theorems.foundations_composition import Pk, Qk, hockey_stick_ratio_form_composed
 
 __all__ = ["theorem", "make", "mutants", "LEMMAS", "make_bernoulli", "bernoulli_inequality",
-           "positive_part_antitone", "hockey_stick_antitone", "make_positive_part_antitone",
+           "positive_part_antitone", "hockey_stick_antitone", "make_positive_part_antitone", "VARIABLES", "NUMERIC_POINTS",
            "make_hockey_stick_antitone", "antitone_step", "DELTA_TOTAL", "UNIT_CLOSED"]
 
 DELTA_TOTAL = k * delta0 + delta_p
@@ -256,6 +256,16 @@ def _total_delta() -> Chain:
                                          inside=lambda z: k * delta0 + delta_p * z)))
 
 
+#: the variables and numeric points of DR16 Thm 1.1 and DRV10 Thm III.3 with δ0 (the same parameters)
+VARIABLES = {k: naturals(sample_lo=1, sample_hi=300), eps: positive(sample_lo=0.01, sample_hi=3), delta0: UNIT_CLOSED,
+             delta_p: open_unit(sample_lo=1e-15, sample_hi=0.9, log_scale=True)}
+NUMERIC_POINTS = tuple({"k": kk, "eps": e, "delta0": d0, "delta_p": dp} for kk, e, d0, dp in (
+    ("10", "1", "1e-3", "1e-3"), ("100", "0.1", "1e-8", "1e-6"), ("20", "0.1", "1e-4", "1e-5"),
+    ("5", "0.3", "0.01", "0.05"), ("3", "1", "0.1", "0.1"), ("16", "0.4", "0.02", "1e-4"), ("1", "2", "0.05", "0.5"),
+    ("200", "0.05", "1e-6", "1e-9"), ("50", "0.5", "0", "1e-6"), ("300", "0.05", "0", "1e-9"),
+    ("200", "0.7", "1e-10", "1e-6")))  # the last: a mean term a quarter too small fails here
+
+
 def make(eps_prime: sp.Expr = EPS_PRIME, delta_total: sp.Expr = DELTA_TOTAL) -> Theorem:
     """DR16 Thm 1.1 with the claimed (``eps_prime``, ``delta_total``) (tests build mutants)."""
     gap = sign("ε' is at least the third branch of the minimum, since tanh(ε/2) ≤ (e^ε − 1)/2")
@@ -273,24 +283,11 @@ def make(eps_prime: sp.Expr = EPS_PRIME, delta_total: sp.Expr = DELTA_TOTAL) -> 
         source="Dwork & Rothblum 2016, Thm 1.1, arXiv:1603.01887v2 (δ0 > 0 allowed); derived here from Kairouz, "
                "Oh & Viswanath 2015, Thm 3.4, arXiv:1311.0776",
         title="advanced composition of approximate DP (Dwork–Rothblum)",
-        variables={k: naturals(sample_lo=1, sample_hi=300),
-                   eps: positive(sample_lo=0.01, sample_hi=3),
-                   delta0: UNIT_CLOSED,
-                   delta_p: open_unit(sample_lo=1e-15, sample_hi=0.9, log_scale=True)},
+        variables=dict(VARIABLES),
         hypotheses=(step_approx_dp, step_approx_dp_reverse),
         parts=(total, Part("main", le(_hockey(eps_prime), delta_total), proof=proof,
                     ground_truth=exact_optimum_truth(eps_prime)),),
-        numeric_points=(
-            {"k": "10", "eps": "1", "delta0": "1e-3", "delta_p": "1e-3"},
-            {"k": "100", "eps": "0.1", "delta0": "1e-8", "delta_p": "1e-6"},
-            {"k": "20", "eps": "0.1", "delta0": "1e-4", "delta_p": "1e-5"},
-            {"k": "5", "eps": "0.3", "delta0": "0.01", "delta_p": "0.05"},
-            {"k": "3", "eps": "1", "delta0": "0.1", "delta_p": "0.1"},
-            {"k": "16", "eps": "0.4", "delta0": "0.02", "delta_p": "1e-4"},
-            {"k": "1", "eps": "2", "delta0": "0.05", "delta_p": "0.5"},
-            {"k": "200", "eps": "0.05", "delta0": "1e-6", "delta_p": "1e-9"},
-            {"k": "50", "eps": "0.5", "delta0": "0", "delta_p": "1e-6"},
-            {"k": "200", "eps": "0.7", "delta0": "1e-10", "delta_p": "1e-6"}),
+        numeric_points=NUMERIC_POINTS,
         property_examples=20,
         tight="not tight: k = 10, ε = 1, δ0 = δ' = 1e-3 gives δ = 0.011, the exact optimum at that ε' is "
               "1 − (1 − δ0)^10 = 0.00996 (R-F7).",

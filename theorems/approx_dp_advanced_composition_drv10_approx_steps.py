@@ -35,11 +35,12 @@ from __future__ import annotations
 
 import sympy as sp
 
-from cdpsym.expr import delta0, delta_p, eps, k, naturals, open_unit, positive
+from cdpsym.expr import delta0, delta_p, eps, k
 from cdpsym.expr.operators import HockeyStick
 from cdpsym.proof import Chain, Part, Theorem, algebra, by, le, sign
 from theorems.approx_dp_advanced_composition import EPS_PRIME as DR16
-from theorems.approx_dp_advanced_composition_approx_steps import DELTA_TOTAL, UNIT_CLOSED, antitone_step
+from theorems.approx_dp_advanced_composition_approx_steps import (DELTA_TOTAL, NUMERIC_POINTS, VARIABLES,
+                                                                   antitone_step)
 from theorems.approx_dp_advanced_composition_approx_steps import theorem as dr16_approx_steps
 from theorems.approx_dp_advanced_composition_drv10 import EPS_PRIME, MEAN_TERM
 from theorems.approx_dp_advanced_composition_kov15 import exact_optimum_truth
@@ -66,21 +67,10 @@ def make(eps_prime: sp.Expr = EPS_PRIME, delta_total: sp.Expr = DELTA_TOTAL) -> 
         source="Dwork, Rothblum & Vadhan 2010, Thm III.3; Dwork & Roth 2014, Thm 3.20 (δ0 > 0 allowed); derived "
                "here from Dwork & Rothblum 2016, Thm 1.1, arXiv:1603.01887v2",
         title="advanced composition of approximate DP (DRV10)",
-        variables={k: naturals(sample_lo=1, sample_hi=300),
-                   eps: positive(sample_lo=0.01, sample_hi=3),
-                   delta0: UNIT_CLOSED,
-                   delta_p: open_unit(sample_lo=1e-15, sample_hi=0.9, log_scale=True)},
+        variables=dict(VARIABLES),
         hypotheses=(step_approx_dp, step_approx_dp_reverse),
         parts=(Part("main", le(lhs, delta_total), proof=proof, ground_truth=exact_optimum_truth(eps_prime)),),
-        numeric_points=(
-            {"k": "10", "eps": "1", "delta0": "1e-3", "delta_p": "1e-3"},
-            {"k": "100", "eps": "0.1", "delta0": "1e-8", "delta_p": "1e-6"},
-            {"k": "20", "eps": "0.1", "delta0": "1e-4", "delta_p": "1e-5"},
-            {"k": "5", "eps": "0.3", "delta0": "0.01", "delta_p": "0.05"},
-            {"k": "3", "eps": "1", "delta0": "0.1", "delta_p": "0.1"},
-            {"k": "1", "eps": "2", "delta0": "0.05", "delta_p": "0.5"},
-            {"k": "200", "eps": "0.7", "delta0": "1e-10", "delta_p": "1e-6"},
-            {"k": "300", "eps": "0.05", "delta0": "0", "delta_p": "1e-9"}),
+        numeric_points=NUMERIC_POINTS,
         property_examples=20,
         tight="not tight: k = 100, ε = 0.1, δ0 = 1e-8, δ' = 1e-6 gives ε' = 6.3082 and δ = 2e-6, the exact optimum "
               "at that ε' is 1.00009e-6 (R-F7).",

@@ -1081,9 +1081,6 @@ def _structural_sign(e: sp.Expr, depth: int = 0) -> str | None:
     return "nonneg" if e.is_nonnegative else None
 
 
-_TINY = mpmath.mpf(10) ** -20  # a numeric constant closer to 0 than this is beyond sympy's sign queries
-
-
 def _numeric_parts(e: sp.Basic) -> Iterator[sp.Expr]:
     """The constants of ``e`` sympy's queries evaluate on their own: the numeric (symbol-free) part of every sum
     and of every product, and every numeric argument of a function or power, except plain rationals."""
@@ -1122,27 +1119,27 @@ def _near_zero_constant(e: sp.Expr) -> sp.Expr | None:
                 ball = evaluate(c, {}, arb)
         except Exception:  # noqa: BLE001 - a constant Arb cannot evaluate is not trusted either
             return c
-        if not (ball > 0 or ball < 0) or abs(ball.mid()) < arb.flint.arb(_TINY_TEXT):
+        if not (ball > 0 or ball < 0) or abs(ball.mid()) < arb.flint.arb(_TINY):
             return c
     return None
 
 
-_TINY_TEXT = "1e-20"
+_TINY = "1e-20"  # a numeric constant closer to 0 than this is beyond sympy's sign queries
 
 
 def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decision:
     with in_scope(ctx):
         e = canon(e)
     want = "positive" if strict else "nonnegative"
+    # a constant near 0: sympy's queries are not trusted, only a sampled violation decides (it refutes)
     near = _try(_near_zero_constant, e) if not e.is_Rational else None
-    if near is not None:  # sympy's queries are not trusted here: only a sampled violation decides (refutes)
-        return _sampled_only(e, ctx, strict, samples, near)
     # sympy's assumption queries can evaluate integrals numerically: they run under the time limit too
-    if _try(lambda x: getattr(x, f"is_{want}"), e):
+    if near is None and _try(lambda x: getattr(x, f"is_{want}"), e):
         return Decision(True, f"sympy: {want} under the assumptions")
-    if isinstance(e, sp.log) and len(e.args) == 1:  # log x >= 0 iff x >= 1 (> iff >), where sympy's query gives up
-        # structurally only, from the symbols' assumptions (cheap: the definedness checks of sqrt(log ...) ask
-        # this often; a full sign proof of x - 1 here slowed the claim checker's monotone rule by a quarter)
+    if near is None and isinstance(e, sp.log) and len(e.args) == 1:
+        # log x >= 0 iff x >= 1 (> iff >), where sympy's query gives up; structurally only, from the symbols'
+        # assumptions (cheap: the definedness checks of sqrt(log ...) ask this often; a full sign proof of x - 1
+        # here slowed the claim checker's monotone rule by a quarter)
         gap = e.args[0] - 1
         if _grouped_sign(gap, strict):
             return Decision(True, f"log x {'>' if strict else '>='} 0, as x - 1 is, by its structure")
@@ -1162,6 +1159,9 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             if not _confirmed(ea, vals, ctx, (lambda ball: ball <= 0) if strict else (lambda ball: ball < 0)):
                 continue  # rounding, or a point outside the domains: no counterexample
             return Decision(False, f"{'<=' if strict else '<'} 0 at a sample point: {mpmath.nstr(v, 12)}", shown)
+    if near is not None:
+        return Decision(None, f"sign not decided: the constant {sp.sstr(near)[:80]} is zero or within 1e-20 of 0, "
+                              f"beyond sympy's sign queries")
     cases = _max_min_cases(e, ctx, strict)  # before simplify, which gains little on max/min and costs much
     if cases is not None:
         return cases
@@ -1209,25 +1209,6 @@ def _prove_sign(e: sp.Expr, ctx: Context, strict: bool, samples: int) -> Decisio
             if cand is not None and getattr(cand, f"is_{want}"):
                 return Decision(True, f"sympy: {want} after a rational cover of the closed domains")
     return Decision(None, f"sign not decided symbolically ({want} at {samples} sample points)")
-
-
-def _sampled_only(e: sp.Expr, ctx: Context, strict: bool, samples: int, near: sp.Expr) -> Decision:
-    """The sign of ``e`` where a constant is too close to 0 for sympy: refuted by a confirmed sampled violation,
-    otherwise undecided."""
-    abstracted = _try(lambda x: _abstract([x]), e)
-    if abstracted is not None:
-        (ea,), mapping = abstracted
-        rng = random.Random(20261122)
-        for _ in range(samples if not (ea.free_symbols & set(mapping.values())) else 0):
-            vals, shown = _numeric_values(ea, ctx, rng)
-            v = _eval(ea, vals)
-            if v is None or isinstance(v, mpmath.mpc):
-                continue
-            bad = (lambda ball: ball <= 0) if strict else (lambda ball: ball < 0)
-            if (v < 0 or (strict and v <= 0)) and _confirmed(ea, vals, ctx, bad):
-                return Decision(False, f"{'<=' if strict else '<'} 0 at a sample point: {mpmath.nstr(v, 12)}", shown)
-    return Decision(None, f"sign not decided: the constant {sp.sstr(near)[:80]} is zero or within 1e-20 of 0, "
-                          f"beyond sympy's sign queries")
 
 
 _MAX_MIN_BRANCHES = [0]  # sub-proofs spent by the enclosing _max_min_cases (a budget, not a cache)
