@@ -423,7 +423,8 @@ def witnesses(subject: Any) -> list[tuple[Any, str]]:
                 out.append((w, "satisfies the hypothesis (certified)"))
         return out
     if isinstance(subject, NotionComposition):
-        per_part = [witnesses(p) for p in subject.parts]
+        per_part = [[(w, why) for w, why in witnesses(p) if not isinstance(w, FourOutcomeProduct)]  # mechanisms
+                    for p in subject.parts]
         if not all(per_part):
             return extra
         out = list(extra)
