@@ -335,13 +335,13 @@ def _optimum_supports(claim: Claim) -> ClaimResult | None:
     name = _OPTIMUM_THEOREMS.get(kinds)
     cited = [name] if name is not None else []
     status = _library_status(name) if name is not None else "supported"
-    verdict = "supported" if status in ("proved", "certified", "supported") else "undecided"
-    if verdict != "supported":
+    if status == "failed":
         return None
     where = (f"the library's {name} ({status})" if name is not None
              else "Murtagh & Vadhan 2016 for several kinds of step, not stated in the library")
-    message = (f"the exact optimum over every adaptive composition of such mechanisms, delta(eps = {plain(target.eps)}) = "
-               f"{ev.actual.str(12)} <= {ev.bound.str(12)} (certified with Arb balls: {_method_words(ev.detail)}); "
+    message = (f"the exact optimum over every adaptive composition of such mechanisms, "
+               f"delta(eps = {plain(target.eps)}) = {ev.actual.str(12)} <= {ev.bound.str(12)} "
+               f"(certified with Arb balls: {_method_words(ev.detail)}); "
                f"that the product of the four-outcome randomized responses is the worst composition is "
                f"Kairouz, Oh & Viswanath 2015, Thm 3.3 ({where}): checked, not proved")
     bound = plain(target.delta if isinstance(target, ApproxDP) else sp.S.Zero)
@@ -560,8 +560,8 @@ def _refuted_notion(claim: Claim, point: dict, w: Any, why: str, target: Notion,
           "bound": ev.bound.str(digits), "digits": digits, "command": command, **extra}
     where = ", ".join(f"{k} = {x}" for k, x in params.items())
     at_text = f" at {extra['delta_at']}" if "delta_at" in extra else ""
-    msg = (f"{'at ' + where + ': ' if where else ''}{plain(w)} ({why}) is not {target_text}: its {ev.quantity}{at_text} "
-           f"is {ev.actual.str(12)} > {ev.bound.str(12)}")
+    msg = (f"{'at ' + where + ': ' if where else ''}{plain(w)} ({why}) is not {target_text}: "
+           f"its {ev.quantity}{at_text} is {ev.actual.str(12)} > {ev.bound.str(12)}")
     return ClaimResult(claim.text, "refuted", method=["search", "exact"], counterexample=ce, message=msg)
 
 

@@ -1334,8 +1334,8 @@ def _supported(result, claim) -> list[str]:
     """A claim the exact optimum of composition satisfies: evidence, with the theorem it rests on named."""
     names = [_theorem_name(_library(t), t) for t in result.theorems_used]
     lines = [r"\par\noindent\textit{Supported, not proved.}"]
-    lines.append(r"The exact optimum over every adaptive composition of such mechanisms satisfies the claim: the product "
-                 r"of the four-outcome randomized responses (Kairouz, Oh \& Viswanath), whose privacy profile "
+    lines.append(r"The exact optimum over every adaptive composition of such mechanisms satisfies the claim: the "
+                 r"product of the four-outcome randomized responses (Kairouz, Oh \& Viswanath), whose privacy profile "
                  r"$1 - \prod_i (1 - \delta_i)\,\bigl(1 - \delta_{\mathrm{RR}}(\varepsilon)\bigr)$ the checker "
                  r"evaluates with Arb ball arithmetic, is the worst composition " +
                  (rf"by {_and(names)}" if names else "by Murtagh \\& Vadhan (2016), not stated in the library") +
@@ -1344,9 +1344,8 @@ def _supported(result, claim) -> list[str]:
     if st.get("actual"):
         value, interval = enclosure(st["actual"], st.get("bound"))
         lines.append(rf"At $\varepsilon = {_nice(sp.Rational(st['eps']))}$ its profile is")
-        lines += _align_rows(_enclosure_rows(r"\delta^{\star}(\varepsilon)",
-                                             rf"\delta^{{\star}}(\varepsilon) &= {value} \le {_nice(sp.Rational(st['bound']))}",
-                                             interval, "."))
+        row = rf"\delta^{{\star}}(\varepsilon) &= {value} \le {_nice(sp.Rational(st['bound']))}"
+        lines += _align_rows(_enclosure_rows(r"\delta^{\star}(\varepsilon)", row, interval, "."))
     return lines
 
 
